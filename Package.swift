@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "ThumbTable",
+    products: [
+        .executable(name: "thumbtable", targets: ["ThumbTableCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: C wrappers (system libraries; only one Swift file per library imports each)
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF",
+                       providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
+
+        // MARK: Core (pure Swift, no C)
+        /// Cells, colours, a cell buffer, display widths, sanitising of untrusted text.
+        .target(name: "Cells"),
+        /// An RGBA bitmap: what decoders produce and renderers consume.
+        .target(name: "Pixels"),
+        /// Items, pages and the item-source protocol.
+        .target(name: "Items"),
+
+        // MARK: Subsystems
+        /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
+        .target(name: "Codecs", dependencies: ["Pixels", "CTurboJPEG", "CPNG", "CGIF", "CWebP"]),
+        /// Bitmaps to grids of text cells.
+        .target(name: "TextArt", dependencies: ["Pixels", "Cells"]),
+        /// Concrete item sources: the bundled demo catalog, and later APIs and folders.
+        .target(name: "ItemSources", dependencies: ["Items"], resources: [.copy("Catalog")]),
+        /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
+        .target(name: "Table", dependencies: ["Cells", "Items"]),
+        /// The only code that calls ncursesw.
+        .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
+        /// The event loop, key bindings and wiring.
+        .target(name: "App", dependencies: [
+            "Cells", "Pixels", "Items", "ItemSources", "Codecs", "TextArt", "Table", "Terminal",
+        ]),
+
+        // MARK: Executables
+        .executableTarget(name: "ThumbTableCLI", dependencies: [
+            "App", "Codecs", "TextArt", "Cells", "Pixels",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
+        .executableTarget(name: "Bench", dependencies: ["Table", "Cells", "Items", "Codecs", "TextArt"]),
+
+        // MARK: Tests
+        .target(name: "TestSupport", dependencies: ["Cells", "Items", "Table"], path: "Tests/TestSupport"),
+        .testTarget(name: "CellsTests", dependencies: ["Cells"]),
+        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
+                    resources: [.copy("Golden")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,62 @@
+import Foundation
+
+/// One row of the list: what a source knows about a thing and its picture.
+public struct Item: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var title: String
+    public var subtitle: String
+    /// Labelled values for the detail pane, in the source's order.
+    public var fields: [Field]
+    /// The full-size image (shown in the detail pane).
+    public var imageURL: URL?
+    /// A small image for the row's thumbnail; the full-size one is used when absent.
+    public var thumbnailURL: URL?
+    /// Who the picture is from, shown under the row ("Image from ...").
+    public var attribution: String?
+
+    public init(id: String, title: String, subtitle: String = "", fields: [Field] = [], imageURL: URL? = nil,
+                thumbnailURL: URL? = nil, attribution: String? = nil) {
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+        self.fields = fields
+        self.imageURL = imageURL
+        self.thumbnailURL = thumbnailURL
+        self.attribution = attribution
+    }
+
+    /// The URL a row's thumbnail is loaded from.
+    public var rowImageURL: URL? { thumbnailURL ?? imageURL }
+
+    /// A labelled value of an item.
+    public struct Field: Sendable, Hashable {
+        public var label: String
+        public var value: String
+        public init(_ label: String, _ value: String) {
+            self.label = label
+            self.value = value
+        }
+    }
+}
+
+/// One page of items and where the next one is.
+public struct ItemPage: Sendable {
+    public var items: [Item]
+    /// The cursor of the next page, or nil at the end of the list.
+    public var next: PageCursor?
+    /// The total number of items, when the source says.
+    public var totalCount: Int?
+
+    public init(items: [Item], next: PageCursor?, totalCount: Int? = nil) {
+        self.items = items
+        self.next = next
+        self.totalCount = totalCount
+    }
+}
+
+/// Where a page is: a URL from a `next` link, a page number, or an offset into a listing.
+public enum PageCursor: Sendable, Hashable {
+    case url(URL)
+    case number(Int)
+    case offset(Int)
+}

@@ -1,0 +1,18 @@
+/// Turns a place (an API, a folder, the bundled demo) into pages of items.
+public protocol ItemSource: Sendable {
+    /// What the header names ("Demo catalog", "SWAPI species").
+    var name: String { get }
+    /// The footer's credit for the whole list ("All images from ...").
+    var attribution: String { get }
+    /// The first page's cursor.
+    var firstPage: PageCursor { get }
+    /// Loads one page. Throws an `ItemSourceError` a user can read.
+    func page(at cursor: PageCursor) async throws -> ItemPage
+}
+
+/// Why a page could not be loaded, in words a user can act on.
+public struct ItemSourceError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
