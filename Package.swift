@@ -11,8 +11,9 @@ let package = Package(
     ],
     targets: [
         // MARK: C wrappers (system libraries; only one Swift file per library imports each)
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
-                       providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw's .pc file carries -D flags SwiftPM refuses (with a warning); the shim defines what
+        // the wide-character API needs.
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",

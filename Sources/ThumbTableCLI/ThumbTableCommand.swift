@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `thumbtable`: a terminal list browser with image thumbnails.
+@main
+struct ThumbTableCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbtable",
+        abstract: "Browse lists with image thumbnails in the terminal.",
+        subcommands: [DemoCommand.self, RenderCommand.self],
+        defaultSubcommand: DemoCommand.self
+    )
+}
