@@ -1,0 +1,1 @@
+func runFrameBenchmark() { print("frame: not yet") }

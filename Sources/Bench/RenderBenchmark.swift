@@ -1,0 +1,1 @@
+func runRenderBenchmark() { print("render: not yet") }
