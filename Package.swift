@@ -35,21 +35,24 @@ let package = Package(
         /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
         .target(name: "Codecs", dependencies: ["Pixels", "CTurboJPEG", "CPNG", "CGIF", "CWebP"]),
         /// Bitmaps to grids of text cells.
-        .target(name: "TextArt", dependencies: ["Pixels", "Cells"]),
+        .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),
+        /// The bundled demo: catalog, photos and credits, kept at the top level in `Resources/`.
+        .target(name: "DemoResources", path: "Resources", sources: ["DemoResources.swift"],
+                resources: [.copy("demo")]),
         /// Concrete item sources: the bundled demo catalog, and later APIs and folders.
-        .target(name: "ItemSources", dependencies: ["Items"], resources: [.copy("Catalog")]),
+        .target(name: "ItemSources", dependencies: ["Items", "DemoResources"]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Cells", "Items"]),
         /// The only code that calls ncursesw.
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
         .target(name: "App", dependencies: [
-            "Cells", "Pixels", "Items", "ItemSources", "Codecs", "TextArt", "Table", "Terminal",
+            "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Codecs", "TextArt", "Table", "Terminal",
         ]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
-            "App", "Codecs", "TextArt", "Cells", "Pixels",
+            "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Table",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
@@ -59,9 +62,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Cells", "Items", "Table"], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
+                    exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
-                    resources: [.copy("Golden")]),
+                    exclude: ["quality-configs.tsv"], resources: [.copy("Golden")]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]
 )

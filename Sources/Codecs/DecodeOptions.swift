@@ -1,0 +1,68 @@
+/// A width and height in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// True when both dimensions are at least those of `other`.
+    public func covers(_ other: PixelSize) -> Bool {
+        width >= other.width && height >= other.height
+    }
+
+    /// The smallest size with this aspect ratio that still covers `target` in both dimensions, never larger than
+    /// this size (an image is never scaled up).
+    func scaledToCover(_ target: PixelSize) -> PixelSize {
+        guard target.width > 0, target.height > 0, target.width < width, target.height < height else { return self }
+        // The dimension with the larger target-to-image ratio decides the scale; the other is rounded up.
+        if target.width * height >= target.height * width {
+            return PixelSize(width: target.width, height: (height * target.width + width - 1) / width)
+        } else {
+            return PixelSize(width: (width * target.height + height - 1) / height, height: target.height)
+        }
+    }
+
+    /// The same size turned a quarter turn.
+    var transposed: PixelSize { PixelSize(width: height, height: width) }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// How to decode: the size the caller needs and the limits that protect it from hostile or huge inputs.
+public struct DecodeOptions: Sendable, Equatable {
+    /// The smallest size the caller will show the image at, in displayed orientation, or nil for full size.
+    ///
+    /// JPEG and WebP decoders then decode at the smallest scale that still covers this size in both dimensions
+    /// (keeping the aspect ratio), so a renderer can area-average down from there without upscaling. Other formats
+    /// decode at full size. The result is never larger than the image itself.
+    public var targetSize: PixelSize?
+    /// Images with more pixels than this are refused from their header, before any pixel memory is allocated.
+    public var maxPixels: Int
+    /// Inputs longer than this many bytes are refused before they are read or parsed.
+    public var maxBytes: Int
+    /// Keep every composited frame of an animated GIF or WebP in `DecodedImage.frames`. Turn off for thumbnails:
+    /// only the first frame is decoded then.
+    public var keepsAnimationFrames: Bool
+
+    public init(targetSize: PixelSize? = nil, maxPixels: Int = 100_000_000, maxBytes: Int = 64 << 20,
+                keepsAnimationFrames: Bool = true) {
+        self.targetSize = targetSize
+        self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
+        self.keepsAnimationFrames = keepsAnimationFrames
+    }
+
+    /// Refuses an image whose header declares more pixels than `maxPixels` (or no pixels at all).
+    func checkPixelCount(width: Int, height: Int, format: ImageFormat) throws(DecodeError) {
+        guard width > 0, height > 0 else {
+            throw .corrupt(format, reason: "the header declares an empty image (\(width)x\(height) pixels)")
+        }
+        // Checked division: width * height can overflow for hostile headers on some formats.
+        guard width <= maxPixels / height else {
+            throw .imageTooLarge(width: width, height: height, limit: maxPixels)
+        }
+    }
+}

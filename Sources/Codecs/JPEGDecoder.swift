@@ -1,0 +1,107 @@
+import CTurboJPEG
+import Pixels
+
+/// JPEG through the TurboJPEG API of libjpeg-turbo: return codes instead of setjmp, DCT scaling, CMYK.
+///
+/// This machine has libjpeg-turbo 2.1, so the TurboJPEG 2 functions (`tjDecompress2`); warnings such as
+/// "Premature end of JPEG file" do not stop decoding (no `TJFLAG_STOPONWARNING`), they become
+/// `DecodedImage.warning` and the image is drawn as far as the data goes.
+enum JPEGDecoder {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        guard let handle = tjInitDecompress() else {
+            throw .unsupported(.jpeg, reason: "tjInitDecompress failed: \(errorText(nil))")
+        }
+        defer { tjDestroy(handle) }
+        let jpeg = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let jpegSize = UInt(bytes.count)
+
+        let markers = JPEGMarkers(scanning: bytes)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let header = tjDecompressHeader3(handle, jpeg, jpegSize, &width, &height, &subsampling, &colorspace)
+        // libjpeg pads data that ends early with an end-of-image marker, so a cut inside the headers shows up as a
+        // bogus table, a missing SOS, or success with a 0x0 image: say what really happened.
+        let cutShort = "the file is cut short: it ends inside its headers, before any image data"
+        guard header == 0 else {
+            let reason = "tjDecompressHeader3: \(errorText(handle))"
+            throw .corrupt(.jpeg, reason: markers.endsInHeaders ? "\(cutShort) (\(reason))" : reason)
+        }
+        guard width > 0, height > 0 else {
+            throw .corrupt(.jpeg,
+                           reason: markers.endsInHeaders ? cutShort : "tjDecompressHeader3 found no frame header")
+        }
+        try options.checkPixelCount(width: Int(width), height: Int(height), format: .jpeg)
+
+        let stored = PixelSize(width: Int(width), height: Int(height))
+        let factor = scalingFactor(for: stored,
+                                   covering: options.targetSize.map(markers.orientation.displayedSize(of:)))
+        let scaledWidth = cturbojpeg_scaled(width, factor), scaledHeight = cturbojpeg_scaled(height, factor)
+
+        // CMYK and YCCK JPEGs decode only to CMYK; those bytes are converted to RGBA in place.
+        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let pixelFormat = Int32(isCMYK ? TJPF_CMYK.rawValue : TJPF_RGBA.rawValue)
+        // LIMITSCANS refuses progressive JPEGs with absurd scan counts (a known way to burn CPU).
+        let flags = TJFLAG_LIMITSCANS
+        var warning: String?
+        var bitmap = try makeBitmap(width: Int(scaledWidth), height: Int(scaledHeight)) { pixels throws(DecodeError) in
+            let status = tjDecompress2(handle, jpeg, jpegSize, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                       scaledWidth, 0, scaledHeight, pixelFormat, flags)
+            guard status != 0 else { return }
+            let message = errorText(handle)
+            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+                throw .corrupt(.jpeg, reason: "tjDecompress2: \(message)")
+            }
+            warning = "the JPEG data is damaged or cut short (\(message)); the image is drawn as far as it goes"
+        }
+        if isCMYK {
+            convertCMYKToRGBA(&bitmap.pixels, inverted: markers.hasAdobeSegment)
+        }
+        bitmap = bitmap.applying(markers.orientation)
+        let original = markers.orientation.displayedSize(of: stored)
+        return DecodedImage(bitmap: bitmap, format: .jpeg, originalWidth: original.width,
+                            originalHeight: original.height, warning: warning)
+    }
+
+    /// The scaling factors TurboJPEG's DCT can decode at that are not larger than 1, smallest first.
+    static let reducingFactors: [tjscalingfactor] = {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return [tjscalingfactor(num: 1, denom: 1)] }
+        return UnsafeBufferPointer(start: factors, count: Int(count))
+            .filter { $0.num <= $0.denom }
+            .sorted { Int($0.num) * Int($1.denom) < Int($1.num) * Int($0.denom) }
+    }()
+
+    /// The smallest DCT scale whose output still covers `target` in both dimensions; 1/1 when nothing smaller does.
+    static func scalingFactor(for size: PixelSize, covering target: PixelSize?) -> tjscalingfactor {
+        let full = tjscalingfactor(num: 1, denom: 1)
+        guard let target else { return full }
+        let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
+        return reducingFactors.first { factor in
+            PixelSize(width: Int(cturbojpeg_scaled(width, factor)), height: Int(cturbojpeg_scaled(height, factor)))
+                .covers(target)
+        } ?? full
+    }
+
+    /// Turns 4-byte CMYK pixels into opaque RGBA in place, with the naive ink model browsers use for untagged CMYK.
+    ///
+    /// Photoshop, and libjpeg writers imitating it, store inverted ink values in JPEGs with an Adobe segment, which
+    /// is where CMYK JPEGs come from in practice; browsers treat Adobe CMYK that way and so do we.
+    static func convertCMYKToRGBA(_ pixels: inout [UInt8], inverted: Bool) {
+        pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                var c = UInt32(p[i]), m = UInt32(p[i + 1]), y = UInt32(p[i + 2]), k = UInt32(p[i + 3])
+                if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                // Now 255 means "no ink": channel = (1 - ink) * (1 - black), rounded.
+                p[i] = UInt8((c * k + 127) / 255)
+                p[i + 1] = UInt8((m * k + 127) / 255)
+                p[i + 2] = UInt8((y * k + 127) / 255)
+                p[i + 3] = 255
+            }
+        }
+    }
+
+    /// TurboJPEG's message for the last error on `handle` (or the global one for a nil handle).
+    private static func errorText(_ handle: tjhandle?) -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown error" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,75 @@
+/// What the JPEG segments before the image data say that TurboJPEG does not report: the EXIF orientation, whether
+/// an Adobe APP14 segment is present (Adobe's CMYK JPEGs store inverted ink values), and whether the data ends
+/// before the first scan.
+struct JPEGMarkers: Sendable, Equatable {
+    var orientation: ExifOrientation = .up
+    var hasAdobeSegment = false
+    /// The data ends inside the header segments: there is no image data at all, only a cut-short file.
+    var endsInHeaders = false
+
+    /// Walks the marker segments from SOI to the first SOS; damaged or missing segments leave the defaults.
+    init(scanning bytes: UnsafeRawBufferPointer) {
+        var offset = 2  // after SOI
+        defer { if offset + 4 > bytes.count { endsInHeaders = true } }
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }  // fill byte before a marker
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
+            if marker == 0xDA || marker == 0xD9 { return }  // start of scan or end of image: no more metadata
+            guard marker >= 0xC0 else { return }  // not a marker: damaged, not cut short
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2 else { return }
+            guard offset + 2 + length <= bytes.count else {
+                endsInHeaders = true
+                return
+            }
+            let segment = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 2 + length)])
+            switch marker {
+            case 0xE1 where segment.starts(with: Self.exifHeader):
+                if let value = Self.orientationTag(inTIFF: UnsafeRawBufferPointer(rebasing: segment.dropFirst(6))),
+                   let orientation = ExifOrientation(rawValue: value) {
+                    self.orientation = orientation
+                }
+            case 0xEE where segment.starts(with: Self.adobeHeader):
+                hasAdobeSegment = true
+            default:
+                break
+            }
+            offset += 2 + length
+        }
+    }
+
+    private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+    private static let adobeHeader: [UInt8] = Array("Adobe".utf8)
+
+    /// The value of tag 0x0112 in IFD0 of a TIFF structure (as EXIF embeds it), or nil.
+    static func orientationTag(inTIFF tiff: UnsafeRawBufferPointer) -> Int? {
+        guard tiff.count >= 8 else { return nil }
+        let bigEndian: Bool
+        switch (tiff[0], tiff[1]) {
+        case (0x49, 0x49): bigEndian = false  // "II"
+        case (0x4D, 0x4D): bigEndian = true  // "MM"
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= tiff.count else { return nil }
+            let a = Int(tiff[at]), b = Int(tiff[at + 1])
+            return bigEndian ? a << 8 | b : b << 8 | a
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let high = u16(bigEndian ? at : at + 2), let low = u16(bigEndian ? at + 2 : at) else { return nil }
+            return high << 16 | low
+        }
+        guard u16(2) == 42, let ifd = u32(4), let entries = u16(ifd) else { return nil }
+        for index in 0..<entries {
+            let entry = ifd + 2 + index * 12
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112 {
+                guard u16(entry + 2) == 3 else { return nil }  // type SHORT
+                return u16(entry + 8)
+            }
+        }
+        return nil
+    }
+}

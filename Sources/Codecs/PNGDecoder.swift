@@ -1,0 +1,44 @@
+import CPNG
+import Pixels
+
+/// PNG through libpng's simplified `png_image_*` API: every bit depth, colour type and interlacing becomes 8-bit
+/// RGBA with straight alpha, and errors come back in `png_image.message` (no setjmp, nothing printed).
+///
+/// PNGs always decode at full size. libpng's warnings (typically about colour profiles) are dropped: they never
+/// affect the pixels enough to tell a user.
+enum PNGDecoder {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        // Reads the signature and IHDR only: the size is known before any pixel memory exists.
+        guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
+            throw .corrupt(.png, reason: "png_image_begin_read_from_memory: \(message(of: &image))")
+        }
+        let width = Int(image.width), height = Int(image.height)
+        do {
+            try options.checkPixelCount(width: width, height: height, format: .png)
+        } catch {
+            png_image_free(&image)
+            throw error
+        }
+        image.format = cpng_format_rgba()
+        // Without this flag libpng treats 16-bit samples as linear light when the file has no gAMA/sRGB chunk, and
+        // its 8-bit sRGB output comes out far too bright. PNG writers mean sRGB: 0x8080 must become 0x80.
+        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
+            // Row stride 0 means packed rows. finish_read frees libpng's state on success and on failure.
+            guard png_image_finish_read(&image, nil, pixels.baseAddress, 0, nil) != 0 else {
+                throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))")
+            }
+        }
+        return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
+    }
+
+    /// libpng's error text, kept in a fixed 64-byte C array inside the image struct.
+    private static func message(of image: inout png_image) -> String {
+        let text = withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng reported an error without a message" : text
+    }
+}

@@ -1,0 +1,108 @@
+import CWebP
+import Pixels
+
+/// WebP through libwebp: still images with `WebPDecoderConfig` (scaled while decoding, straight into the bitmap),
+/// animations with libwebpdemux's `WebPAnimDecoder` (full canvases, full size). Output is RGBA with straight alpha.
+enum WebPDecoder {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        let data = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // Reads the headers only (for an animation, the canvas size): checked before anything is allocated.
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(data, bytes.count, &features)
+        guard status == VP8_STATUS_OK else { throw failure("WebPGetFeatures", status) }
+        let size = PixelSize(width: Int(features.width), height: Int(features.height))
+        try options.checkPixelCount(width: size.width, height: size.height, format: .webp)
+        if features.has_animation != 0 {
+            return try decodeAnimation(bytes, size: size, options: options)
+        }
+
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else {
+            throw .unsupported(.webp, reason: "WebPInitDecoderConfig: libwebp does not match its headers")
+        }
+        let scaled = options.targetSize.map { size.scaledToCover($0) } ?? size
+        if scaled != size {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(scaled.width)
+            config.options.scaled_height = Int32(scaled.height)
+        }
+        config.output.colorspace = MODE_RGBA
+        config.output.is_external_memory = 1
+        let bitmap = try makeBitmap(width: scaled.width, height: scaled.height) { pixels throws(DecodeError) in
+            config.output.u.RGBA.rgba = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            config.output.u.RGBA.stride = Int32(scaled.width * 4)
+            config.output.u.RGBA.size = pixels.count
+            let status = WebPDecode(data, bytes.count, &config)
+            WebPFreeDecBuffer(&config.output)  // frees nothing of ours (external memory), but is the contract
+            guard status == VP8_STATUS_OK else { throw failure("WebPDecode", status) }
+        }
+        return DecodedImage(bitmap: bitmap, format: .webp, originalWidth: size.width, originalHeight: size.height)
+    }
+
+    /// Every frame of an animated WebP as a full canvas (only the first unless `keepsAnimationFrames`).
+    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, size: PixelSize,
+                                        options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        var animationOptions = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&animationOptions) != 0 else {
+            throw .unsupported(.webp, reason: "WebPAnimDecoderOptionsInit: libwebpdemux does not match its headers")
+        }
+        animationOptions.color_mode = MODE_RGBA
+        animationOptions.use_threads = 0
+        var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        guard let decoder = WebPAnimDecoderNew(&data, &animationOptions) else {
+            throw .corrupt(.webp, reason: "WebPAnimDecoderNew: the animation's chunks are damaged or cut short")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
+            throw .corrupt(.webp, reason: "WebPAnimDecoderGetInfo failed")
+        }
+        let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
+        try options.checkPixelCount(width: canvas.width, height: canvas.height, format: .webp)
+        let framesBudget = options.keepsAnimationFrames ? max(1, options.maxPixels / (canvas.width * canvas.height)) : 1
+
+        var frames: [AnimationFrame] = []
+        var warning: String?
+        var previousTimestamp: Int32 = 0
+        while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+            guard frames.count < framesBudget else {
+                warning = "only the first \(framesBudget) frames are kept: all frames together would exceed "
+                    + "the limit of \(options.maxPixels) pixels"
+                break
+            }
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
+                let reason = "WebPAnimDecoderGetNext failed on frame \(frames.count + 1)"
+                guard !frames.isEmpty else { throw .corrupt(.webp, reason: reason) }
+                warning = "the WebP animation is damaged after \(frames.count) frame(s) (\(reason))"
+                break
+            }
+            let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: canvas.width * canvas.height * 4))
+            // Timestamps are the end time of each frame in milliseconds.
+            frames.append(AnimationFrame(bitmap: Bitmap(width: canvas.width, height: canvas.height, pixels: pixels),
+                                         delay: .milliseconds(Int(timestamp - previousTimestamp))))
+            previousTimestamp = timestamp
+        }
+        guard let first = frames.first else { throw .corrupt(.webp, reason: "the animation holds no frame") }
+        return DecodedImage(bitmap: first.bitmap, format: .webp, originalWidth: canvas.width,
+                            originalHeight: canvas.height,
+                            frames: options.keepsAnimationFrames && frames.count > 1 ? frames : [], warning: warning)
+    }
+
+    /// A libwebp status as a typed error, with the function that returned it.
+    private static func failure(_ function: String, _ status: VP8StatusCode) -> DecodeError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA:
+            .corrupt(.webp, reason: "\(function): the data ends early (cut short)")
+        case VP8_STATUS_BITSTREAM_ERROR:
+            .corrupt(.webp, reason: "\(function): the bitstream is invalid")
+        case VP8_STATUS_UNSUPPORTED_FEATURE:
+            .unsupported(.webp, reason: "\(function): the file uses a feature this libwebp does not support")
+        case VP8_STATUS_OUT_OF_MEMORY:
+            .corrupt(.webp, reason: "\(function): out of memory")
+        default:
+            .corrupt(.webp, reason: "\(function): libwebp status \(status.rawValue)")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Codecs
+import Pixels
+import Testing
+
+@Suite struct PNGDecodingTests {
+    @Test(arguments: ["rgb.png", "palette.png"])
+    func decodesColourCellsExactly(name: String) throws {
+        let image = try Fixtures.decode(name)
+        #expect(image.format == .png)
+        #expect(image.originalWidth == 24 && image.originalHeight == 16)
+        expectCells(image.bitmap, Fixtures.cells, tolerance: 0)
+    }
+
+    @Test func decodesGrey() throws {
+        expectCells(try Fixtures.decode("grey.png").bitmap, Fixtures.greys.asGreyCells, tolerance: 0)
+    }
+
+    @Test func keepsStraightAlpha() throws {
+        let bitmap = try Fixtures.decode("rgba.png").bitmap
+        for (cy, row) in Fixtures.alphas.enumerated() {
+            for (cx, alpha) in row.enumerated() {
+                let pixel = bitmap[cx * 8 + 4, cy * 8 + 4]
+                #expect(pixel.a == alpha)
+                // Straight alpha: colour is not premultiplied (where any colour is left to see).
+                if alpha > 0 {
+                    var want = Fixtures.cells[cy][cx]
+                    want.a = alpha
+                    #expect(pixel == want)
+                }
+            }
+        }
+    }
+
+    @Test func decodesGreyWithAlpha() throws {
+        let bitmap = try Fixtures.decode("grey_alpha.png").bitmap
+        expectCells(bitmap, Fixtures.greys.asGreyCells, tolerance: 0)
+    }
+
+    @Test func paletteTransparencyBecomesAlpha() throws {
+        let bitmap = try Fixtures.decode("palette_trns.png").bitmap
+        #expect(bitmap[2 * 8 + 4, 4].a == 0)
+        #expect(bitmap[4, 4] == Fixtures.cells[0][0])
+    }
+
+    @Test func sixteenBitSamplesAreSRGBNotLinear() throws {
+        var expected = Fixtures.cells
+        expected[1][1].r = 128  // stored as 0x8000
+        expectCells(try Fixtures.decode("rgba16.png").bitmap, expected, tolerance: 0)
+    }
+
+    @Test func interlacedPassesLandOnTheirPixels() throws {
+        let bitmap = try Fixtures.decode("interlaced.png").bitmap
+        #expect(bitmap.width == 24 && bitmap.height == 16)
+        for y in 0..<16 {
+            for x in 0..<24 {
+                #expect(bitmap[x, y] == RGBA(r: UInt8(x * 10), g: UInt8(y * 15), b: UInt8((x * y) % 256)))
+            }
+        }
+    }
+
+    @Test func targetSizeIsIgnored() throws {
+        let image = try Fixtures.decode("rgb.png", options: .init(targetSize: PixelSize(width: 3, height: 2)))
+        #expect(image.bitmap.width == 24 && image.bitmap.height == 16)
+    }
+
+    @Test func truncatedPNGIsATypedError() throws {
+        let error = try #require(Fixtures.error(decoding: "truncated.png"))
+        guard case .corrupt(.png, let reason) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(reason == "png_image_finish_read: read beyond end of data")
+        #expect(error.description == "the PNG data is damaged: png_image_finish_read: read beyond end of data")
+    }
+
+    @Test func badChecksumIsATypedError() throws {
+        let error = try #require(Fixtures.error(decoding: "bad_crc.png"))
+        #expect(error == .corrupt(.png, reason: "png_image_finish_read: IDAT: CRC error"))
+    }
+
+    @Test func giantHeaderIsRefusedBeforeDecoding() throws {
+        let error = try #require(Fixtures.error(decoding: "giant.png"))
+        #expect(error == .imageTooLarge(width: 100_000, height: 100_000, limit: 100_000_000))
+        #expect(error.description == "the image is 100000x100000 pixels (10000 megapixels), above the 100 megapixels "
+            + "limit; raise the pixel limit (DecodeOptions.maxPixels) to decode it")
+    }
+}
