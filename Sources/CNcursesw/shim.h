@@ -11,6 +11,12 @@
 #include <locale.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+#include <string.h>
 
 // Swift 6 rejects the curses globals (stdscr, COLORS, COLOR_PAIRS, LINES, COLS) as shared mutable
 // state; these accessors read them. All calls happen on the main actor.
@@ -19,6 +25,10 @@ static inline int cnc_colors(void) { return COLORS; }
 static inline int cnc_color_pairs(void) { return COLOR_PAIRS; }
 static inline int cnc_lines(void) { return LINES; }
 static inline int cnc_cols(void) { return COLS; }
+
+// newterm on the process's stdout and stdin (also Swift-6-unsafe globals). Unlike initscr, it returns NULL
+// instead of exiting when TERM is unusable.
+static inline SCREEN *cnc_newterm(void) { return newterm(NULL, stdout, stdin); }
 
 // Attribute and key macros Swift cannot import.
 static inline attr_t cnc_a_bold(void) { return A_BOLD; }
@@ -40,6 +50,62 @@ static inline mmask_t cnc_button5_pressed(void) {
 #else
     return 0;
 #endif
+}
+
+// The window size from the kernel: ioctl is variadic, which Swift cannot call. Returns 0 on success.
+static inline int cnc_window_size(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+// Emergency restore for fatal signals: a crash must not leave the terminal raw and in the alternate screen.
+// Only async-signal-safe calls (write, tcsetattr) on state saved before curses started. The state lives in a
+// function-local static: Swift emits inline functions from a header, but not a header's global variables.
+struct cnc_restore_state {
+    struct termios termios;
+    int termios_valid;
+    char reset[256];
+    size_t reset_length;
+};
+
+static inline struct cnc_restore_state *cnc_restore_state(void) {
+    static struct cnc_restore_state state;
+    return &state;
+}
+
+static inline void cnc_save_terminal_state(const char *reset, size_t length) {
+    struct cnc_restore_state *state = cnc_restore_state();
+    if (tcgetattr(STDIN_FILENO, &state->termios) == 0) state->termios_valid = 1;
+    if (length > sizeof state->reset) length = sizeof state->reset;
+    memcpy(state->reset, reset, length);
+    state->reset_length = length;
+}
+
+static inline void cnc_emergency_restore(void) {
+    struct cnc_restore_state *state = cnc_restore_state();
+    if (state->reset_length > 0) { ssize_t n = write(STDOUT_FILENO, state->reset, state->reset_length); (void)n; }
+    if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
+}
+
+static void cnc_fatal_signal_handler(int sig) {
+    cnc_emergency_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+// For signals that end the process without a chance to run Swift code (crashes, traps).
+static inline void cnc_install_fatal_signal_handlers(void) {
+    int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], cnc_fatal_signal_handler);
+}
+
+// Set the wide-character cell that Swift cannot build itself: setcchar's pair argument is a short, and the
+// extended (int) pair goes through its opts pointer.
+static inline int cnc_setcchar(cchar_t *cell, const wchar_t *text, attr_t attrs, int pair) {
+    return setcchar(cell, text, attrs, 0, &pair);
 }
 
 #endif

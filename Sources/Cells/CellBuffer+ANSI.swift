@@ -1,0 +1,107 @@
+/// Serialising a cell buffer for a stream such as stdout: plain text, or text with ANSI SGR colours.
+extension CellBuffer {
+    /// Every line's text followed by a newline, with no escape sequences.
+    public var plainText: String {
+        var out: [UInt8] = []
+        out.reserveCapacity((width + 1) * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let cell = self[x, y]
+                if !cell.isContinuation { out.append(contentsOf: cell.glyph.utf8) }
+            }
+            out.append(0x0A)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Every line's text with SGR sequences for colours and attributes, followed by a newline.
+    ///
+    /// Palette colours 0-7 and 8-15 use SGR 30-37/40-47 and 90-97/100-107, 16-255 use 38;5;n, 24-bit colours
+    /// 38;2;r;g;b. A sequence is written only where the style changes, and it names only what changed. A space
+    /// shows no foreground, so a space never changes the foreground. Each line that changed the style ends with a
+    /// reset, so nothing leaks into the next line or past the end.
+    public var ansiText: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(width * height * 12 + height * 5)
+        for y in 0..<height {
+            var current = CellStyle.plain
+            for x in 0..<width {
+                let cell = self[x, y]
+                if cell.isContinuation { continue }
+                var wanted = cell.style
+                // A space draws no foreground, unless underlined or reversed.
+                if cell.glyph == " ", wanted.attributes.isDisjoint(with: [.underline, .reverse]) {
+                    wanted.foreground = current.foreground
+                }
+                if wanted != current {
+                    ANSI.appendTransition(from: current, to: wanted, into: &out)
+                    current = wanted
+                }
+                out.append(contentsOf: cell.glyph.utf8)
+            }
+            if current != .plain { out.append(contentsOf: ANSI.reset) }
+            out.append(0x0A)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// SGR sequences as bytes.
+enum ANSI {
+    static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+
+    /// One SGR sequence that turns style `old` into `new`.
+    static func appendTransition(from old: CellStyle, to new: CellStyle, into out: inout [UInt8]) {
+        out.append(0x1B); out.append(0x5B)  // ESC [
+        var first = true
+        func separator() {
+            if first { first = false } else { out.append(0x3B) }
+        }
+        var old = old
+        if !old.attributes.isSubset(of: new.attributes) {
+            // Attributes cannot all be turned off one by one portably: reset, then set what is wanted.
+            separator(); out.append(0x30)
+            old = .plain
+        }
+        let added = new.attributes.subtracting(old.attributes)
+        for (attribute, code) in [(CellAttributes.bold, 1), (.dim, 2), (.italic, 3), (.underline, 4), (.reverse, 7)]
+            where added.contains(attribute) {
+            separator(); appendNumber(code, into: &out)
+        }
+        if new.foreground != old.foreground {
+            separator(); appendColor(new.foreground, foreground: true, into: &out)
+        }
+        if new.background != old.background {
+            separator(); appendColor(new.background, foreground: false, into: &out)
+        }
+        if first { out.append(0x30) }  // nothing changed after all: a reset to plain
+        out.append(0x6D)  // m
+    }
+
+    static func appendColor(_ color: CellColor, foreground: Bool, into out: inout [UInt8]) {
+        switch color {
+        case .default:
+            appendNumber(foreground ? 39 : 49, into: &out)
+        case .palette(let n) where n < 8:
+            appendNumber((foreground ? 30 : 40) + Int(n), into: &out)
+        case .palette(let n) where n < 16:
+            appendNumber((foreground ? 90 : 100) + Int(n) - 8, into: &out)
+        case .palette(let n):
+            appendNumber(foreground ? 38 : 48, into: &out)
+            out.append(contentsOf: [0x3B, 0x35, 0x3B])  // ;5;
+            appendNumber(Int(n), into: &out)
+        case .rgb(let r, let g, let b):
+            appendNumber(foreground ? 38 : 48, into: &out)
+            out.append(contentsOf: [0x3B, 0x32, 0x3B])  // ;2;
+            appendNumber(Int(r), into: &out); out.append(0x3B)
+            appendNumber(Int(g), into: &out); out.append(0x3B)
+            appendNumber(Int(b), into: &out)
+        }
+    }
+
+    static func appendNumber(_ n: Int, into out: inout [UInt8]) {
+        if n >= 100 { out.append(UInt8(48 + n / 100)) }
+        if n >= 10 { out.append(UInt8(48 + n / 10 % 10)) }
+        out.append(UInt8(48 + n % 10))
+    }
+}

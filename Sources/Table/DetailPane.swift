@@ -1,0 +1,218 @@
+import Cells
+import Foundation
+import Items
+
+/// The detail pane opened with Enter: every field of the item (scrollable), the image as large as the pane allows,
+/// the attribution with its source and URL, and the load state or error of the row's thumbnail and of the image.
+@MainActor
+public final class DetailPane {
+    public let itemIndex: Int
+    public let item: Item
+    /// The row's thumbnail state when the pane opened (its error is shown here).
+    public let rowThumbnail: ThumbnailState
+    /// The first text line shown.
+    public private(set) var scroll = 0
+    public private(set) var image: ThumbnailState = .none
+    private var imageBox: ThumbnailSize?
+    private var generation = 0
+    private var task: Task<Void, Never>?
+    private let loader: any ThumbnailLoading
+    private let onChange: @MainActor () -> Void
+    private var lastTextLineCount = 0
+    private var lastTextHeight = 1
+
+    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, loader: any ThumbnailLoading,
+         onChange: @escaping @MainActor () -> Void) {
+        self.itemIndex = itemIndex
+        self.item = item
+        self.rowThumbnail = rowThumbnail
+        self.loader = loader
+        self.onChange = onChange
+    }
+
+    /// The full-size image when the item has one, else its thumbnail.
+    public var imageURL: URL? { item.imageURL ?? item.thumbnailURL }
+
+    /// Where the image and the text go in a pane of this size: image at the left on wide screens, on top otherwise.
+    struct Geometry {
+        var image: (x: Int, y: Int, box: ThumbnailSize)?
+        var text: (x: Int, y: Int, width: Int, height: Int)
+    }
+
+    static func geometry(width: Int, height: Int, hasImage: Bool) -> Geometry {
+        guard hasImage, width >= 20, height >= 6 else {
+            return Geometry(image: nil, text: (1, 0, max(1, width - 2), height))
+        }
+        if width >= 70 {
+            let columns = min(width / 2, 2 * 2 * (height - 1))
+            return Geometry(image: (1, 1, ThumbnailSize(columns: columns, rows: height - 2)),
+                            text: (columns + 3, 1, max(1, width - columns - 4), height - 1))
+        }
+        let rows = max(3, height / 2)
+        return Geometry(image: (1, 1, ThumbnailSize(columns: width - 2, rows: rows - 1)),
+                        text: (1, rows + 1, max(1, width - 2), max(1, height - rows - 1)))
+    }
+
+    /// Starts (or restarts, after a resize) the image load at the size the pane allows.
+    func layoutImage(width: Int, height: Int) {
+        guard let url = imageURL,
+              let box = Self.geometry(width: width, height: height, hasImage: true).image?.box else {
+            return
+        }
+        guard box != imageBox else { return }
+        imageBox = box
+        reload(url: url, box: box)
+    }
+
+    /// Loads the image again (the `r` key in the pane).
+    public func reloadImage() {
+        guard let url = imageURL, let box = imageBox else { return }
+        reload(url: url, box: box)
+    }
+
+    private func reload(url: URL, box: ThumbnailSize) {
+        task?.cancel()
+        generation += 1
+        let expected = generation
+        image = .loading
+        let loader = self.loader
+        task = Task { [weak self] in
+            let state: ThumbnailState
+            do {
+                state = .loaded(try await loader.thumbnail(for: url, columns: box.columns, rows: box.rows))
+            } catch is CancellationError {
+                return
+            } catch {
+                state = .failed(String(describing: error))
+            }
+            guard let self, self.generation == expected, !Task.isCancelled else { return }
+            self.image = state
+            self.onChange()
+        }
+    }
+
+    func resized(in table: TableController) {
+        layoutImage(width: table.size.columns, height: table.listHeight)
+    }
+
+    /// Scrolls the text by `lines` (negative: up), within its length.
+    public func scroll(by lines: Int) {
+        let maxScroll = max(0, lastTextLineCount - lastTextHeight)
+        scroll = min(max(0, scroll + lines), maxScroll)
+    }
+
+    /// Cancels the image load.
+    func close() {
+        task?.cancel()
+        task = nil
+    }
+
+    /// The text of the pane, wrapped to `width`.
+    func textLines(width: Int) -> [(String, CellStyle.Role)] {
+        var lines: [(String, CellStyle.Role)] = []
+        for line in TextWrap.lines(item.title, width: width) { lines.append((line, .title)) }
+        if !item.subtitle.isEmpty {
+            for line in TextWrap.lines(item.subtitle, width: width) { lines.append((line, .subtitle)) }
+        }
+        lines.append(("", .plain))
+        func field(_ label: String, _ value: String) {
+            let wrapped = TextWrap.lines(label + ": " + value, width: width)
+            for (i, line) in wrapped.enumerated() { lines.append((line, i == 0 ? .labelled(label.count + 1) : .plain)) }
+        }
+        for f in item.fields { field(f.label, f.value) }
+        if !item.fields.isEmpty { lines.append(("", .plain)) }
+        if let url = item.imageURL { field("Image", url.absoluteString) }
+        if let url = item.thumbnailURL { field("Thumbnail", url.absoluteString) }
+        field("Attribution", item.attribution ?? "none given")
+        lines.append(("", .plain))
+        field("Thumbnail state", Self.describe(rowThumbnail))
+        if imageURL != nil { field("Image state", Self.describe(image)) }
+        return lines
+    }
+
+    static func describe(_ state: ThumbnailState) -> String {
+        switch state {
+        case .none: "no image"
+        case .loading: "loading…"
+        case .loaded(let picture): "loaded (\(picture.width)x\(picture.height) cells)"
+        case .failed(let reason): "failed: \(reason)"
+        }
+    }
+
+    /// Composes the pane into a buffer of the given size.
+    func compose(width: Int, height: Int, theme: Theme, tick: Int) -> CellBuffer {
+        var pane = CellBuffer(width: width, height: height)
+        let geometry = Self.geometry(width: width, height: height, hasImage: imageURL != nil)
+        if let (x, y, box) = geometry.image {
+            switch image {
+            case .loaded(let picture):
+                pane.draw(picture, x: x + (box.columns - picture.width) / 2, y: y + (box.rows - picture.height) / 2)
+            case .loading:
+                let frames = TerminalText.unicodeAvailable ? TableController.spinnerFrames
+                    : TableController.asciiSpinnerFrames
+                pane.put("\(frames[tick % frames.count]) loading image…", x: x + 1, y: y + box.rows / 2,
+                         style: theme.subtitle, maxWidth: box.columns - 1)
+            case .failed(let reason):
+                pane.put((TerminalText.unicodeAvailable ? "✗ " : "x ") + "image failed", x: x + 1, y: y + box.rows / 2,
+                         style: theme.error, maxWidth: box.columns - 1)
+                pane.put(reason, x: x + 1, y: y + box.rows / 2 + 1, style: theme.subtitle, maxWidth: box.columns - 1)
+            case .none:
+                break
+            }
+        }
+        let t = geometry.text
+        let lines = textLines(width: t.width)
+        lastTextLineCount = lines.count
+        lastTextHeight = t.height
+        scroll = min(scroll, max(0, lines.count - t.height))
+        for (i, (text, role)) in lines.dropFirst(scroll).prefix(t.height).enumerated() {
+            let y = t.y + i
+            switch role {
+            case .title: pane.put(text, x: t.x, y: y, style: theme.title, maxWidth: t.width)
+            case .subtitle: pane.put(text, x: t.x, y: y, style: theme.subtitle, maxWidth: t.width)
+            case .plain: pane.put(text, x: t.x, y: y, maxWidth: t.width)
+            case .labelled(let labelLength):
+                let label = String(text.prefix(labelLength))
+                let used = pane.put(label, x: t.x, y: y, style: theme.label, maxWidth: t.width)
+                pane.put(String(text.dropFirst(labelLength)), x: t.x + used, y: y, maxWidth: t.width - used)
+            }
+        }
+        if lines.count > t.height {
+            let marker = "lines \(scroll + 1)-\(min(lines.count, scroll + t.height)) of \(lines.count)"
+            pane.put(marker, x: width - marker.count - 1, y: 0, style: theme.attribution)
+        }
+        return pane
+    }
+}
+
+extension CellStyle {
+    /// What a line of the detail pane is, for its style.
+    enum Role {
+        case title, subtitle, plain
+        /// A "Label: value" line whose first `n` characters are the label.
+        case labelled(Int)
+    }
+}
+
+extension TableController {
+    /// Opens the detail pane on the selected item (or retries a failed page when the status row is selected).
+    public func openSelected() {
+        guard let (index, item) = selectedItem else {
+            if case .failed = listStatus { retryPage() }
+            return
+        }
+        let state = pool.slot(forItem: index)?.thumbnail ?? .none
+        let pane = DetailPane(itemIndex: index, item: item, rowThumbnail: state, loader: loader,
+                              onChange: { [weak self] in self?.changed() })
+        detail = pane
+        pane.layoutImage(width: size.columns, height: listHeight)
+        changed()
+    }
+
+    /// Closes the detail pane, back to the list as it was.
+    public func closeDetail() {
+        detail?.close()
+        detail = nil
+        changed()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Items
+
+/// A pool of reusable row slots, sized to the screen, serving any number of rows.
+///
+/// `dequeue` gives the slot already bound to a row if there is one, otherwise the least recently used slot that is
+/// not on screen, made ready with `prepareForReuse` and bound anew. The pool grows only when the screen shows more
+/// rows than it has slots, never with the number of rows scrolled through.
+@MainActor
+public final class SlotPool {
+    public private(set) var slots: [RowSlot] = []
+    public let counters: SlotCounters
+    /// Slots kept beyond the rows on screen, so a row just scrolled off keeps its picture for a moment.
+    public let margin: Int
+    private var slotForItem: [Int: RowSlot] = [:]
+    private var lastUse: [Int: UInt64] = [:]
+    private var clock: UInt64 = 0
+
+    public init(margin: Int = 4, counters: SlotCounters = SlotCounters()) {
+        self.margin = margin
+        self.counters = counters
+    }
+
+    /// The slot bound to an item, if any.
+    public func slot(forItem index: Int) -> RowSlot? {
+        slotForItem[index]
+    }
+
+    /// Binds slots to the rows on screen, in order: rows that already have a slot keep it (and its picture);
+    /// the others take free or off-screen slots, whose old loads are cancelled.
+    public func bind(visible: [(index: Int, item: Item)], size: ThumbnailSize, loader: any ThumbnailLoading,
+                     onChange: @escaping @MainActor () -> Void) {
+        clock += 1
+        let wanted = Set(visible.map(\.index))
+        // The pool holds the rows on screen plus a margin; it never shrinks, so slots are not churned on resize.
+        while slots.count < visible.count + margin {
+            slots.append(RowSlot(id: slots.count))
+        }
+        for (index, item) in visible {
+            if let slot = slotForItem[index] {
+                lastUse[slot.id] = clock
+                continue
+            }
+            let slot = leastRecentlyUsed(excluding: wanted)
+            if let old = slot.boundItem {
+                slotForItem[old] = nil
+                counters.slotReuses += 1
+            }
+            if slot.prepareForReuse() { counters.requestsCancelled += 1 }
+            slot.bind(to: index, item: item, size: size, loader: loader, counters: counters, onChange: onChange)
+            slotForItem[index] = slot
+            lastUse[slot.id] = clock
+        }
+    }
+
+    /// Frees every slot (the list was replaced or the thumbnail size changed), cancelling their loads.
+    public func unbindAll() {
+        for slot in slots where slot.boundItem != nil {
+            if slot.prepareForReuse() { counters.requestsCancelled += 1 }
+        }
+        slotForItem.removeAll()
+    }
+
+    /// Whether any slot bound to one of these items is loading.
+    public func isLoading(anyOf indices: some Sequence<Int>) -> Bool {
+        indices.contains { slotForItem[$0]?.thumbnail.isLoading == true }
+    }
+
+    private func leastRecentlyUsed(excluding wanted: Set<Int>) -> RowSlot {
+        var best: RowSlot?
+        var bestUse = UInt64.max
+        for slot in slots {
+            if let bound = slot.boundItem, wanted.contains(bound) { continue }
+            let use = slot.boundItem == nil ? 0 : lastUse[slot.id, default: 0]
+            if use < bestUse { best = slot; bestUse = use }
+        }
+        // There are always more slots than visible rows (see `bind`), so one is free or off screen.
+        return best!
+    }
+}

@@ -1,0 +1,315 @@
+import CNcursesw
+import Cells
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The only code that calls ncursesw: start-up and teardown, colours, wide characters, input, mouse, resize,
+/// and writing a frame's changed cells.
+///
+/// All of it runs on the main actor. Input arrives through a read source on stdin and a signal source for
+/// SIGWINCH, both on the main queue, so an idle screen costs no CPU.
+@MainActor
+public final class Terminal {
+    public struct Size: Sendable, Equatable {
+        public var columns: Int
+        public var rows: Int
+        public init(columns: Int, rows: Int) {
+            self.columns = columns
+            self.rows = rows
+        }
+    }
+
+    /// Why the terminal could not be set up.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public private(set) var size: Size
+    /// Whether the locale is UTF-8; if not, drawing falls back to ASCII-only glyphs.
+    public let unicode: Bool
+    /// What the terminal can show: 0 (monochrome), 8, 16, 256, or 1 << 24 for direct colour.
+    public let colorCount: Int
+
+    private let screen: OpaquePointer
+    private var onScreen: CellBuffer?
+    private var inputSource: DispatchSourceRead?
+    private var resizeSource: DispatchSourceSignal?
+    private var isOpen = true
+    private var lastPress: (row: Int, column: Int, time: UInt64)?
+    private let directColor: Bool
+
+    /// Takes over the terminal: alternate screen, raw keys, mouse, colours.
+    ///
+    /// Ctrl-C arrives as a key (raw mode), so quitting is the app's decision and the terminal is always restored.
+    public init() throws(SetupError) {
+        setlocale(LC_ALL, "")
+        let codeset = String(cString: nl_langinfo(Int32(CODESET)))
+        unicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
+        TerminalText.unicodeAvailable = unicode
+
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw SetupError(description: "thumbtable needs a terminal: stdin and stdout must be a tty")
+        }
+        // Signals become events: ncurses installs its own SIGWINCH handler only if the disposition is the default,
+        // and a dispatch signal source needs the signal ignored.
+        signal(SIGWINCH, SIG_IGN)
+        Terminal.saveEmergencyRestore()
+        guard let screen = cnc_newterm() else {
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw SetupError(description: "cannot open the terminal (TERM=\(term)); try TERM=xterm-256color")
+        }
+        self.screen = screen
+        set_term(screen)
+
+        raw()
+        noecho()
+        nonl()
+        keypad(cnc_stdscr(), true)
+        nodelay(cnc_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        leaveok(cnc_stdscr(), true)
+        // Raw press and release reports; clicks and double clicks are told apart here, without curses waiting.
+        mouseinterval(0)
+        mousemask(cnc_mouse_all(), nil)
+
+        var colors = 0
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            colors = Int(cnc_colors())
+        }
+        colorCount = colors
+        directColor = colors >= 1 << 24 || tigetflag("RGB") > 0 && colors > 256
+
+        size = Size(columns: Int(cnc_cols()), rows: Int(cnc_lines()))
+    }
+
+    isolated deinit {
+        restore()
+    }
+
+    /// Starts delivering input and resize events to `handler` on the main actor.
+    public func startEvents(_ handler: @escaping @MainActor ([InputEvent]) -> Void) {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let events = self.readEvents()
+                if !events.isEmpty { handler(events) }
+            }
+        }
+        input.resume()
+        inputSource = input
+
+        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        winch.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.updateSize()
+                handler([.resize])
+            }
+        }
+        winch.resume()
+        resizeSource = winch
+    }
+
+    /// Gives the terminal back as it was: leaves the alternate screen, shows the cursor, ends raw mode.
+    /// Safe to call more than once.
+    public func restore() {
+        guard isOpen else { return }
+        isOpen = false
+        inputSource?.cancel()
+        resizeSource?.cancel()
+        mousemask(0, nil)
+        endwin()
+        delscreen(screen)
+    }
+
+    // MARK: Drawing
+
+    /// Writes the frame: only the cells that differ from what is on screen, then one refresh.
+    public func draw(_ frame: CellBuffer) {
+        guard isOpen else { return }
+        let window = cnc_stdscr()
+        let previous = onScreen.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
+        if previous == nil { werase(window) }
+        let maxX = min(frame.width, size.columns), maxY = min(frame.height, size.rows)
+        for y in 0..<maxY {
+            for x in 0..<maxX {
+                let cell = frame[x, y]
+                if cell.isContinuation { continue }
+                if let previous, previous[x, y] == cell,
+                   x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
+                // The bottom-right cell scrolls some terminals when written; curses handles it with insert mode,
+                // but a wide character there cannot fit.
+                write(cell, x: x, y: y, room: maxX - x)
+            }
+        }
+        wnoutrefresh(window)
+        doupdate()
+        onScreen = frame
+    }
+
+    /// Forgets what is on screen, so the next draw repaints every cell (after a resize or a stray write).
+    public func invalidate() {
+        onScreen = nil
+        clearok(cnc_stdscr(), true)
+    }
+
+    private func write(_ cell: Cell, x: Int, y: Int, room: Int) {
+        var scalars = Array(cell.glyph.unicodeScalars.prefix(Int(CCHARW_MAX) - 1)).map { wchar_t(bitPattern: $0.value) }
+        if cell.glyph.displayWidth > room || scalars.isEmpty { scalars = [wchar_t(32)] }
+        scalars.append(0)
+        var attrs: attr_t = 0
+        let a = cell.style.attributes
+        if a.contains(.bold) { attrs |= cnc_a_bold() }
+        if a.contains(.dim) { attrs |= cnc_a_dim() }
+        if a.contains(.reverse) { attrs |= cnc_a_reverse() }
+        if a.contains(.underline) { attrs |= cnc_a_underline() }
+        if a.contains(.italic) { attrs |= cnc_a_italic() }
+        let pair = colorPair(cell.style)
+        var cc = cchar_t()
+        _ = scalars.withUnsafeBufferPointer { cnc_setcchar(&cc, $0.baseAddress, attrs, pair) }
+        mvwadd_wch(cnc_stdscr(), Int32(y), Int32(x), &cc)
+    }
+
+    // MARK: Colours
+
+    private var pairCache: [CellStyle.ColorKey: Int32] = [:]
+
+    private func colorPair(_ style: CellStyle) -> Int32 {
+        guard colorCount > 0 else { return 0 }
+        let key = style.colorKey
+        if key.foreground == .default && key.background == .default { return 0 }
+        if let pair = pairCache[key] { return pair }
+        let pair = alloc_pair(colorIndex(key.foreground), colorIndex(key.background))
+        // alloc_pair reuses the least recently used pair when full; our cache must then forget the old mapping.
+        if pair > 0 {
+            if pairCache.count >= Int(cnc_color_pairs()) - 1 { pairCache.removeAll(keepingCapacity: true) }
+            pairCache[key] = pair
+        }
+        return max(0, pair)
+    }
+
+    private func colorIndex(_ color: CellColor) -> Int32 {
+        switch color {
+        case .default:
+            return -1
+        case .palette(let n):
+            return Int32(n) < Int32(colorCount) ? Int32(n) : Int32(XtermPalette.reduce(paletteIndex: n, to: colorCount))
+        case .rgb(let r, let g, let b):
+            if directColor { return Int32(r) << 16 | Int32(g) << 8 | Int32(b) }
+            return Int32(XtermPalette.nearest(r: r, g: g, b: b, colors: colorCount))
+        }
+    }
+
+    // MARK: Input
+
+    private func readEvents() -> [InputEvent] {
+        var events: [InputEvent] = []
+        var ch: wint_t = 0
+        while true {
+            let status = wget_wch(cnc_stdscr(), &ch)
+            if status == ERR { break }
+            if status == KEY_CODE_YES {
+                let code = Int32(ch)
+                if code == cnc_key_mouse() {
+                    if let event = readMouse() { events.append(.mouse(event)) }
+                } else if code == cnc_key_resize() {
+                    updateSize()
+                    events.append(.resize)
+                } else {
+                    events.append(.key(Terminal.key(forCode: code)))
+                }
+            } else {
+                events.append(.key(Terminal.key(forCharacter: UInt32(ch))))
+            }
+        }
+        return events
+    }
+
+    private func readMouse() -> MouseEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let state = event.bstate
+        let row = Int(event.y), column = Int(event.x)
+        if state & cnc_button4_pressed() != 0 { return MouseEvent(.wheelUp, column: column, row: row) }
+        if state & cnc_button5_pressed() != 0 { return MouseEvent(.wheelDown, column: column, row: row) }
+        if state & (cnc_button1_pressed() | cnc_button1_clicked()) != 0 {
+            let now = DispatchTime.now().uptimeNanoseconds
+            defer { lastPress = (row, column, now) }
+            if let last = lastPress, last.row == row, now - last.time < 400_000_000 {
+                lastPress = nil
+                return MouseEvent(.doubleClick, column: column, row: row)
+            }
+            return MouseEvent(.click, column: column, row: row)
+        }
+        if state & cnc_button1_double_clicked() != 0 { return MouseEvent(.doubleClick, column: column, row: row) }
+        return nil
+    }
+
+    private func updateSize() {
+        var rows: Int32 = 0, cols: Int32 = 0
+        if cnc_window_size(STDOUT_FILENO, &rows, &cols) == 0 {
+            resizeterm(rows, cols)
+        }
+        size = Size(columns: Int(cnc_cols()), rows: Int(cnc_lines()))
+        invalidate()
+    }
+
+    static func key(forCode code: Int32) -> Key {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .tab
+        case KEY_F0 + 1...KEY_F0 + 24: return .function(Int(code - KEY_F0))
+        default: return .unknown(code)
+        }
+    }
+
+    static func key(forCharacter value: UInt32) -> Key {
+        switch value {
+        case 13, 10: return .enter
+        case 27: return .escape
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(value + 96))))
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return .unknown(Int32(bitPattern: value)) }
+            return .character(Character(scalar))
+        }
+    }
+
+    // The terminal's modes before curses, and the bytes that undo what curses does (colours, mouse reports,
+    // hidden cursor, alternate screen), saved for the fatal-signal handler.
+    private static func saveEmergencyRestore() {
+        let reset = "\u{1B}[0m\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1003l\u{1B}[?1006l\u{1B}[?25h\u{1B}[?1049l\r\n"
+        let bytes = Array(reset.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cnc_save_terminal_state($0.baseAddress, $0.count) }
+        }
+        cnc_install_fatal_signal_handlers()
+    }
+}
+
+extension CellStyle {
+    /// The colours of a style, without its attributes: what a curses colour pair is made of.
+    struct ColorKey: Hashable {
+        var foreground: CellColor
+        var background: CellColor
+    }
+
+    var colorKey: ColorKey { ColorKey(foreground: foreground, background: background) }
+}

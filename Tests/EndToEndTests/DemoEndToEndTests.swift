@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// The built binary in a real terminal (tmux): the embedded demo from start to quit.
+@Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
+struct DemoEndToEndTests {
+    /// The demo with no simulated image latency, so a screen settles quickly.
+    static let fastDemo = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50"]
+
+    func headerRow(_ lines: [String]) -> Int? {
+        guard let header = lines.first, let range = header.range(of: #"row (\d+) of"#, options: .regularExpression)
+        else { return nil }
+        return Int(header[range].split(separator: " ")[1])
+    }
+
+    /// Spinner glyphs: a screen without them has every visible thumbnail settled.
+    static let spinner = CharacterSet(charactersIn: "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+
+    func settled(_ lines: [String]) -> Bool {
+        !lines.joined().unicodeScalars.contains { Self.spinner.contains($0) }
+    }
+
+    @Test func startShowsRowsWithThumbnailsAndQuitExitsZero() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        let lines = try await tmux.waitFor("the first rows with thumbnails") { lines in
+            lines.first?.contains("row 1 of 20 loaded") == true && self.settled(lines)
+        }
+        #expect(lines[0].contains("Demo catalog"))
+        #expect(lines.contains { $0.contains("Accusamus beatae ad facilis") })
+        #expect(lines.contains { $0.contains("Image from scikit-image sample data") })
+        #expect(lines.contains { $0.contains("All images from the scikit-image sample data") })
+        // Thumbnails are drawn: the rows' left blocks are not blank.
+        #expect(lines[1...5].allSatisfy { $0.prefix(14).contains { $0 != " " && $0 != "▌" } })
+        #expect(try tmux.pane("alternate_on") == "1")
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+        #expect(try tmux.pane("alternate_on") == "0", "the terminal left the alternate screen")
+    }
+
+    @Test func jAndPageDownMoveTheSelection() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try tmux.send("PageDown")
+        let lines = try await tmux.waitFor("a page further") { (self.headerRow($0) ?? 0) > 2 }
+        let row = try #require(headerRow(lines))
+        #expect(row >= 5)
+        try tmux.send("k")
+        try await tmux.waitFor(text: "row \(row - 1) of")
+        try tmux.send("g")
+        try await tmux.waitFor(text: "row 1 of")
+    }
+
+    @Test func enterOpensTheDetailAndEscapeReturnsToTheSameScreen() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try tmux.send("j")
+        let before = try await tmux.waitFor("the list, settled") { lines in
+            lines.first?.contains("row 2 of 20") == true && self.settled(lines)
+        }
+        try tmux.send("Enter")
+        let detail = try await tmux.waitFor(text: "Picture: A cup of coffee")
+        #expect(detail.contains { $0.contains("Licence: CC0, photographer Rachel Michetti") })
+        #expect(detail.contains { $0.contains("Attribution: Image from scikit-image sample data") })
+        #expect(detail[0].contains("item 2 of 20"))
+        try await tmux.waitFor(text: "Image state: loaded")
+        try tmux.send("Escape")
+        let after = try await tmux.waitFor("the list again") { lines in
+            lines.first?.contains("row 2 of 20") == true && self.settled(lines)
+        }
+        #expect(after == before)
+    }
+
+    @Test func holdingPageDownLoadsFurtherPagesToTheEnd() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        for _ in 0..<60 {
+            try tmux.send("PageDown")
+        }
+        try await tmux.waitFor(text: "of 120 loaded")
+        try tmux.send("G")
+        let lines = try await tmux.waitFor(text: "end of the list: 120 items")
+        #expect(lines[0].contains("row 120 of 120 loaded"))
+    }
+
+    @Test func aResizeRedrawsAndKeepsTheSelection() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try tmux.send("j", "j", "j")
+        try await tmux.waitFor(text: "row 4 of 20 loaded")
+        try tmux.resize(columns: 60, rows: 20)
+        let small = try await tmux.waitFor("the 60x20 layout") { lines in
+            lines.count >= 20 && lines[0].contains("row 4 of 20") && lines[18].contains("All images")
+        }
+        #expect(small[0].count <= 60)
+        try tmux.resize(columns: 20, rows: 6)
+        let tiny = try await tmux.waitFor("the 20x6 layout") { lines in
+            lines.count >= 6 && lines[0].contains("ThumbTable")
+        }
+        #expect(tiny[1...3].contains { $0.contains("▌") }, "the selected row is on screen")
+        try tmux.resize(columns: 200, rows: 60)
+        try await tmux.waitFor("the 200x60 layout") { lines in
+            lines[0].contains("row 4 of 20") && lines[0].count > 150
+        }
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
+    @Test func hostileTitlesAreShownWithTheirControlsVisible() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        for _ in 0..<6 { try tmux.send("j") }
+        let lines = try await tmux.waitFor(text: "Hostile ^[[31mred^[[0m ^[]52;c;aGVsbG8=^G")
+        #expect(lines[0].contains("row 7 of 20"), "the escape sequences did not move or clear anything")
+        #expect(lines.contains { $0.contains("<U+009B>2J") })
+        #expect(lines.contains { $0.contains("All images from") }, "the footer is still in place")
+    }
+
+    @Test func sigtermRestoresTheTerminal() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        let pid = try tmux.pane("pane_pid")
+        // The pane runs `env … thumbtable`; env execs, so the pane's pid is thumbtable's.
+        kill(pid_t(pid) ?? 0, SIGTERM)
+        #expect(try await tmux.exitStatus() == 143)
+        #expect(try tmux.pane("alternate_on") == "0")
+        #expect(try tmux.pane("cursor_flag") == "1", "the cursor is visible again")
+    }
+
+    @Test func filterAndHelp() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try tmux.send("?")
+        try await tmux.waitFor(text: "filter titles as you type")
+        try tmux.send("x")
+        try tmux.send("/")
+        try tmux.type("truncated")
+        let lines = try await tmux.waitFor(text: "of 1 matching")
+        #expect(lines.contains { $0.contains("A truncated JPEG") })
+        try tmux.send("Escape")
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// The built `thumbtable` binary running in a real terminal: a detached tmux session on a private server.
+///
+/// Tests type with `send-keys` and read the screen with `capture-pane`. Waiting is for a condition on the screen
+/// (checked every few milliseconds up to a deadline), never a fixed sleep.
+final class TmuxSession {
+    let socket: String
+    let session = "tt"
+    private(set) var closed = false
+
+    /// Starts `thumbtable ARGS` in a terminal of the given size, with a UTF-8 locale and a 256-colour TERM.
+    init(_ arguments: [String], columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
+        socket = "thumbtable-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let binary = try TmuxSession.binary()
+        var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color"]
+        env.merge(environment) { $1 }
+        let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        let command = "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)",
+                  "-e", "TERM=screen-256color", command])
+        try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Kills the tmux server.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// Types keys, in tmux's names (`j`, `PageDown`, `Enter`, `Escape`, `C-d`).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", session] + keys)
+    }
+
+    /// Types text literally.
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", session, "-l", text])
+    }
+
+    /// The screen's text, one string a line.
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
+    }
+
+    /// The screen with colours (escape sequences), for checking that colour reaches the terminal.
+    func screenWithEscapes() throws -> String {
+        try tmux(["capture-pane", "-p", "-e", "-t", session])
+    }
+
+    /// Waits until the screen satisfies `condition`; returns the screen, or records an issue with the last screen.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+                 _ condition: ([String]) -> Bool) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var last: [String] = []
+        while ContinuousClock.now < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            if try isDead() { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("timed out waiting for \(what); screen was:\n\(last.joined(separator: "\n"))",
+                     sourceLocation: sourceLocation)
+        return last
+    }
+
+    /// Waits until some line of the screen contains `text`.
+    @discardableResult
+    func waitFor(text: String, timeout: Duration = .seconds(20),
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        try await waitFor("\"\(text)\"", timeout: timeout, sourceLocation: sourceLocation) { lines in
+            lines.contains { $0.contains(text) }
+        }
+    }
+
+    /// Whether the program has exited.
+    func isDead() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", session, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    /// Waits for the program to exit and returns its exit status.
+    func exitStatus(timeout: Duration = .seconds(10)) async throws -> Int? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try isDead() {
+                let status = try tmux(["display-message", "-p", "-t", session, "#{pane_dead_status}"])
+                return Int(status.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// A tmux format value for the pane (`alternate_on`, `cursor_flag`, `pane_pid`...).
+    func pane(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", session, "#{\(format)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Resizes the terminal (the program gets SIGWINCH).
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "-L", socket] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw TmuxError(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+
+    struct TmuxError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The `thumbtable` binary: $THUMBTABLE_BIN, or the one built beside this test bundle.
+    static func binary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["THUMBTABLE_BIN"] { return path }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("thumbtable").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw TmuxError(description: "thumbtable binary not found next to \(CommandLine.arguments[0]); "
+                        + "build it first (swift build) or set THUMBTABLE_BIN")
+    }
+
+    static func quote(_ s: String) -> String {
+        "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    static var tmuxAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+    }
+}

@@ -1,0 +1,76 @@
+import Cells
+import Foundation
+import Items
+import Table
+import TestSupport
+import Testing
+
+/// Loading more rows near the bottom, failed pages, retries, the end of the list.
+@MainActor
+@Suite struct PagingTests {
+    func makeTable(_ source: FakeItemSource) -> (TableController, ChangeWaiter) {
+        let table = TableController(source: source, loader: FakeThumbnailLoader(),
+                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 80, rows: 24)
+        return (table, waiter)
+    }
+
+    @Test func theNextPageIsRequestedOnceWhenTheViewportNearsTheEnd() async {
+        let source = FakeItemSource(count: 100, pageSize: 20)
+        let (table, waiter) = makeTable(source)
+        table.start()
+        await waiter.until { table.items.count == 20 }
+        _ = table.frame()
+        // 20 rows of 4 lines, 21 lines on screen: not yet within a screen of the end.
+        #expect(source.requests == [1])
+        table.move(by: 14)
+        _ = table.frame()
+        _ = table.frame()
+        await waiter.until { table.items.count == 40 }
+        #expect(source.requests == [1, 2])
+    }
+
+    @Test func aFailedPageBecomesARetryableErrorRow() async {
+        let source = FakeItemSource(count: 60, pageSize: 20, failingPages: [2])
+        let (table, waiter) = makeTable(source)
+        table.start()
+        await waiter.until { table.items.count == 20 }
+        table.goEnd()
+        _ = table.frame()
+        #expect(await waiter.until { if case .failed = table.listStatus { true } else { false } })
+        table.goEnd()
+        let text = table.frame().lines.joined(separator: "\n")
+        #expect(text.contains("Could not load more rows: HTTP 500 from http://127.0.0.1/page/2"))
+        #expect(table.items.count == 20, "rows already loaded stay")
+        // Enter on the error row retries.
+        table.openSelected()
+        #expect(await waiter.until { table.items.count == 40 })
+        #expect(source.requests == [1, 2, 2])
+    }
+
+    @Test func theEndOfTheListSaysSo() async {
+        let source = FakeItemSource(count: 30, pageSize: 20)
+        let (table, waiter) = makeTable(source)
+        table.start()
+        await waiter.until { table.items.count == 20 }
+        table.goEnd()
+        _ = table.frame()
+        await waiter.until { table.listStatus == .end }
+        table.goEnd()
+        let lines = table.frame().lines
+        #expect(lines.joined().contains("end of the list: 30 items"))
+        #expect(source.requests == [1, 2])
+    }
+
+    @Test func endWorksOnAHugeList() async {
+        // End on a long list: only the rows near the end are measured (see ListViewportTests for the count).
+        let source = FakeItemSource(count: 300_000, pageSize: 300_000)
+        let (table, waiter) = makeTable(source)
+        table.start()
+        await waiter.until { table.items.count == 300_000 }
+        table.goEnd()
+        let frame = table.frame()
+        #expect(frame.lines[0].contains("row 300000 of 300000 loaded"))
+    }
+}
