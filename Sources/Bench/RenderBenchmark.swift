@@ -1,1 +1,213 @@
-func runRenderBenchmark() { print("render: not yet") }
+import Cells
+import Codecs
+import Foundation
+import Pixels
+import TextArt
+
+// `Bench render`: decode + render in process, against the budgets (1920x1080 JPEG to 40x20 under 5 ms, 150x150 PNG
+// to 16x8 under 0.3 ms). The inputs are made at bench time from a photo of the quality tool's set: scaled with
+// grain added (so the JPEG's entropy decoding costs what a real photo's does), then encoded with the libjpeg-turbo
+// and zlib the process already links, found with dlsym so the bench needs no C module of its own.
+
+func runRenderBenchmark() {
+    guard let photo = RenderBench.sourcePhoto() else {
+        print("render: no source photo found (set THUMBTABLE_IMAGES to a folder holding rocket.jpg)")
+        return
+    }
+    let big = RenderBench.scaled(photo, width: 1920, height: 1080, grain: 10)
+    let small = RenderBench.scaled(photo, width: 150, height: 150, grain: 0)
+    guard let jpeg = RenderBench.encodeJPEG(big, quality: 85), let png = RenderBench.encodePNG(small) else {
+        print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
+        return
+    }
+    print("render: decode + fit + render, median of 300 runs (p90 in brackets), in process")
+    print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 PNG RGBA \(png.count / 1024) KiB")
+    let cases: [(String, [UInt8], Int, Int, Double)] = [
+        ("1920x1080 JPEG -> 40x20", jpeg, 40, 20, 5.0),
+        ("150x150 PNG -> 16x8", png, 16, 8, 0.3),
+    ]
+    for (name, bytes, columns, rows, budget) in cases {
+        print("  \(name) (budget \(budget) ms):")
+        let target = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: TextArtOptions.default.mode)
+        let decodeOnly = RenderBench.measure(runs: 300) {
+            _ = try? ImageDecoder.decode(bytes, options: DecodeOptions(
+                targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+        }
+        print("    decode alone (to cover \(target.width)x\(target.height)): "
+              + "\(RenderBench.format(decodeOnly.median)) ms")
+        for mode in RenderMode.allCases {
+            for color in [ColorDepth.truecolor, .palette256, .none] {
+                let options = TextArtOptions(mode: mode, color: color)
+                let stats = RenderBench.measure(runs: 300) {
+                    RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: options)
+                }
+                let isDefault = options == .default ? " (default)" : ""
+                let verdict = stats.median <= budget ? "ok" : "OVER"
+                print("    \(mode.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+                      + "\(color.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+                      + "\(RenderBench.format(stats.median)) ms [\(RenderBench.format(stats.p90))] "
+                      + "\(verdict), \(RenderBench.format(stats.median / budget * 100))% of budget\(isDefault)")
+            }
+        }
+        if let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(
+            targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false)) {
+            let grid = TextArtRenderer.fit(imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
+                                           maxColumns: columns, maxRows: rows)
+            let renderOnly = RenderBench.measure(runs: 300) {
+                _ = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: .default)
+            }
+            print("    render alone (default options, \(decoded.bitmap.width)x\(decoded.bitmap.height) decoded to "
+                  + "\(grid.columns)x\(grid.rows) cells): \(RenderBench.format(renderOnly.median)) ms")
+            // What a decoder target of the fitted grid (not the whole box) would give: JPEG could shrink further.
+            let fitted = TextArtRenderer.sourcePixelSize(columns: grid.columns, rows: grid.rows,
+                                                         mode: TextArtOptions.default.mode)
+            let fittedRun = RenderBench.measure(runs: 300) {
+                guard let d = try? ImageDecoder.decode(bytes, options: DecodeOptions(
+                    targetSize: PixelSize(width: fitted.width, height: fitted.height), keepsAnimationFrames: false))
+                else { return }
+                _ = TextArtRenderer.render(d.bitmap, columns: grid.columns, rows: grid.rows, options: .default)
+            }
+            print("    decode + render with the decode target of the fitted grid (\(fitted.width)x\(fitted.height)) "
+                  + "instead of the box: \(RenderBench.format(fittedRun.median)) ms")
+        }
+        let cells = RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: .default)
+        let ansi = RenderBench.measure(runs: 300) { _ = cells.ansiText }
+        print("    ANSI serialisation of the default rendering: \(RenderBench.format(ansi.median)) ms")
+    }
+}
+
+enum RenderBench {
+    /// What `thumbtable render` and the table do: decode to cover the box, fit, render.
+    @discardableResult
+    static func decodeAndRender(_ bytes: [UInt8], columns: Int, rows: Int, options: TextArtOptions) -> CellBuffer {
+        let target = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: options.mode)
+        guard let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(
+            targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+        else { fatalError("bench input did not decode") }
+        let grid = TextArtRenderer.fit(imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
+                                       maxColumns: columns, maxRows: rows, cellAspect: options.cellAspect)
+        return TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
+    }
+
+    static func measure(runs: Int, _ body: () -> Void) -> (median: Double, p90: Double) {
+        for _ in 0..<max(5, runs / 10) { body() }
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        times.reserveCapacity(runs)
+        for _ in 0..<runs {
+            let start = clock.now
+            body()
+            let d = clock.now - start
+            times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+        }
+        times.sort()
+        return (times[runs / 2], times[runs * 9 / 10])
+    }
+
+    static func format(_ ms: Double) -> String { String(format: "%.3f", ms) }
+
+    static func sourcePhoto() -> Bitmap? {
+        let env = ProcessInfo.processInfo.environment["THUMBTABLE_IMAGES"]
+        let folders = [env, "../shared/data/images", "/work/shared/data/images"].compactMap { $0 }
+        for folder in folders {
+            if let image = try? ImageDecoder.decodeFile(at: folder + "/rocket.jpg") { return image.bitmap }
+        }
+        return nil
+    }
+
+    /// Bilinear scaling plus deterministic grain of up to ±`grain` levels.
+    static func scaled(_ source: Bitmap, width: Int, height: Int, grain: Int) -> Bitmap {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        var seed: UInt32 = 0x9E37_79B9
+        for y in 0..<height {
+            let fy = max(0, (Double(y) + 0.5) * Double(source.height) / Double(height) - 0.5)
+            let y0 = min(source.height - 1, Int(fy)), y1 = min(source.height - 1, y0 + 1), ty = fy - Double(y0)
+            for x in 0..<width {
+                let fx = max(0, (Double(x) + 0.5) * Double(source.width) / Double(width) - 0.5)
+                let x0 = min(source.width - 1, Int(fx)), x1 = min(source.width - 1, x0 + 1), tx = fx - Double(x0)
+                for c in 0..<3 {
+                    func p(_ x: Int, _ y: Int) -> Double { Double(source.pixels[(y * source.width + x) * 4 + c]) }
+                    var v = (p(x0, y0) * (1 - tx) + p(x1, y0) * tx) * (1 - ty)
+                        + (p(x0, y1) * (1 - tx) + p(x1, y1) * tx) * ty
+                    if grain > 0 {
+                        seed = seed &* 1_664_525 &+ 1_013_904_223
+                        v += Double(Int(seed >> 24) % (2 * grain + 1) - grain)
+                    }
+                    pixels[(y * width + x) * 4 + c] = UInt8(max(0, min(255, v.rounded())))
+                }
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        guard let handle = dlopen(nil, RTLD_NOW), let pointer = dlsym(handle, name) else { return nil }
+        return unsafeBitCast(pointer, to: type)
+    }
+
+    /// A baseline JPEG from libturbojpeg's tjCompress2 (RGBA input, 4:2:0).
+    static func encodeJPEG(_ bitmap: Bitmap, quality: Int32) -> [UInt8]? {
+        typealias Init = @convention(c) () -> UnsafeMutableRawPointer?
+        typealias Compress = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?,
+                                             Int32, Int32, Int32, Int32,
+                                             UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
+                                             UnsafeMutablePointer<UInt>?, Int32, Int32, Int32) -> Int32
+        typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
+        typealias Destroy = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+        guard let initCompress = symbol("tjInitCompress", as: Init.self),
+              let compress = symbol("tjCompress2", as: Compress.self),
+              let free = symbol("tjFree", as: Free.self), let destroy = symbol("tjDestroy", as: Destroy.self),
+              let handle = initCompress() else { return nil }
+        defer { _ = destroy(handle) }
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let tjPixelFormatRGBA: Int32 = 7, tjSubsampling420: Int32 = 2
+        let status = bitmap.pixels.withUnsafeBufferPointer { px in
+            compress(handle, px.baseAddress, Int32(bitmap.width), 0, Int32(bitmap.height), tjPixelFormatRGBA,
+                     &out, &size, tjSubsampling420, quality, 0)
+        }
+        guard status == 0, let out else { return nil }
+        defer { free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    /// An RGBA PNG, deflated with zlib's compress2.
+    static func encodePNG(_ bitmap: Bitmap) -> [UInt8]? {
+        typealias Compress2 = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?,
+                                              UnsafePointer<UInt8>?, UInt, Int32) -> Int32
+        typealias Bound = @convention(c) (UInt) -> UInt
+        guard let compress2 = symbol("compress2", as: Compress2.self),
+              let bound = symbol("compressBound", as: Bound.self) else { return nil }
+        var raw: [UInt8] = []
+        raw.reserveCapacity((bitmap.width * 4 + 1) * bitmap.height)
+        for y in 0..<bitmap.height {
+            raw.append(0)  // filter: none
+            raw.append(contentsOf: bitmap.pixels[(y * bitmap.width * 4)..<((y + 1) * bitmap.width * 4)])
+        }
+        var zsize = bound(UInt(raw.count))
+        var z = [UInt8](repeating: 0, count: Int(zsize))
+        guard compress2(&z, &zsize, raw, UInt(raw.count), 9) == 0 else { return nil }
+        z.removeSubrange(Int(zsize)...)
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 255), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
+        }
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        func chunk(_ type: String, _ data: [UInt8]) {
+            let body = Array(type.utf8) + data
+            png += be32(data.count) + body + be32(Int(crc32(body)))
+        }
+        chunk("IHDR", be32(bitmap.width) + be32(bitmap.height) + [8, 6, 0, 0, 0])
+        chunk("IDAT", z)
+        chunk("IEND", [])
+        return png
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

@@ -138,7 +138,7 @@ extension TableController {
     private func drawHeader(into frame: inout CellBuffer) {
         let theme = configuration.theme
         frame.fill(x: 0, y: 0, width: size.columns, height: 1, with: Cell(" ", style: theme.header))
-        let position: String
+        var position: String
         if let detail {
             position = "item \(detail.itemIndex + 1) of \(items.count)"
         } else if itemCount == 0 {
@@ -149,8 +149,12 @@ extension TableController {
                 ? "row \(row) of \(items.count) loaded"
                 : "row \(row) of \(itemCount) matching, \(items.count) loaded"
         }
-        let positionWidth = position.displayWidth
         let name = " ThumbTable · " + source.name
+        // A narrow screen gets the short form, so the program's name still shows.
+        if name.displayWidth + position.displayWidth + 2 > size.columns, itemCount > 0, detail == nil {
+            position = "\(min(viewport.selection + 1, itemCount))/\(itemCount)"
+        }
+        let positionWidth = position.displayWidth
         frame.put(TextWrap.truncate(name, width: max(0, size.columns - positionWidth - 2)), x: 0, y: 0,
                   style: theme.header)
         if positionWidth + 1 <= size.columns {

@@ -109,7 +109,10 @@ public final class Terminal {
             MainActor.assumeIsolated {
                 guard let self else { return }
                 self.updateSize()
-                handler([.resize])
+                // resizeterm queued a KEY_RESIZE: read it now with any keys, rather than when the next key comes.
+                var events = self.readEvents()
+                if !events.contains(.resize) { events.append(.resize) }
+                handler(events)
             }
         }
         winch.resume()
@@ -219,8 +222,9 @@ public final class Terminal {
                 if code == cnc_key_mouse() {
                     if let event = readMouse() { events.append(.mouse(event)) }
                 } else if code == cnc_key_resize() {
-                    updateSize()
-                    events.append(.resize)
+                    // resizeterm queued this; the size is already current (calling it again would queue another).
+                    size = Size(columns: Int(cnc_cols()), rows: Int(cnc_lines()))
+                    if events.last != .resize { events.append(.resize) }
                 } else {
                     events.append(.key(Terminal.key(forCode: code)))
                 }
@@ -313,3 +317,4 @@ extension CellStyle {
 
     var colorKey: ColorKey { ColorKey(foreground: foreground, background: background) }
 }
+

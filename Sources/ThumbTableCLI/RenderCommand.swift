@@ -1,8 +1,187 @@
+import App
 import ArgumentParser
+import Cells
+import Codecs
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Pixels
+import TextArt
 
-/// `thumbtable render FILE`: one image as text art on stdout.
+/// `thumbtable render FILE|URL`: one image as text art on stdout.
+///
+/// Uses the same decode-and-render rule as the table's thumbnails (decode to cover the box, fit the grid to the
+/// image's full-size aspect ratio, render), so `render` at a size shows what a row shows at that size.
 struct RenderCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Print an image as text art.")
-    @Argument(help: "An image file or an http(s) URL.") var input: String
-    func run() async throws { print("not yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Print an image as text art.",
+        discussion: """
+            Prints plain text with --color none, ANSI colours otherwise. The picture fits inside the --size box \
+            keeping its aspect ratio (for cells --cell-aspect as wide as tall), or fills it with --stretch.
+            """)
+
+    @Argument(help: "An image file (JPEG, PNG, GIF, WebP) or an http(s) URL.")
+    var input: String
+
+    @Option(help: "The box to fit in, in cells: COLSxROWS (default: the terminal's size, else 80x24).")
+    var size: String?
+
+    @Option(help: "Columns of the box (overrides the width of --size).")
+    var cols: Int?
+
+    @Option(help: "Rows of the box (overrides the height of --size).")
+    var rows: Int?
+
+    @Flag(help: "Fill the box exactly instead of keeping the aspect ratio.")
+    var stretch = false
+
+    @Option(help: "The glyphs cells draw with (sextants need a terminal or font that has them).")
+    var mode: RenderMode = TextArtOptions.default.mode
+
+    @Option(help: """
+        Colours (default: none if NO_COLOR is set, truecolor if COLORTERM is truecolor or 24bit, 256 if TERM \
+        names a 256-colour terminal, else truecolor).
+        """)
+    var color: ColorDepth?
+
+    @Option(help: "Dithering for the palette depths (none, 16, 256 colours).")
+    var dither: Dither = TextArtOptions.default.dither
+
+    @Option(help: "A cell's width divided by its height.")
+    var cellAspect: Double = TextArtOptions.default.cellAspect
+
+    @Option(help: "The terminal's background, #RRGGBB: transparent pixels are drawn on it.")
+    var background = "#000000"
+
+    @Option(help: "Seconds to wait for an http(s) download.")
+    var timeout: Double = 15
+
+    func validate() throws {
+        if let size, Self.parseSize(size) == nil {
+            throw ValidationError("--size must look like 40x20 (columns x rows, both at least 1), got '\(size)'")
+        }
+        if let cols, cols < 1 { throw ValidationError("--cols must be at least 1, got \(cols)") }
+        if let rows, rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
+        guard cellAspect > 0, cellAspect.isFinite else {
+            throw ValidationError("--cell-aspect must be a positive number, got \(cellAspect)")
+        }
+        guard Self.parseColor(background) != nil else {
+            throw ValidationError("--background must look like #000000, got '\(background)'")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive, got \(timeout)") }
+    }
+
+    func run() async throws {
+        let box = self.box()
+        let options = TextArtOptions(mode: mode, color: color ?? Self.terminalColorDepth(), dither: dither,
+                                     cellAspect: cellAspect, background: Self.parseColor(background)!)
+        let decoded: DecodedImage
+        do {
+            decoded = try await load(decodeTarget: TextArtRenderer.sourcePixelSize(
+                columns: box.columns, rows: box.rows, mode: mode))
+        } catch let failure as RenderFailure {
+            Self.printError(failure.message)
+            throw ExitCode.failure
+        }
+        if let warning = decoded.warning { Self.printError("warning: \(input): \(warning)") }
+        let grid = stretch ? box : TextArtRenderer.fit(
+            imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
+            maxColumns: box.columns, maxRows: box.rows, cellAspect: cellAspect)
+        let cells = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
+        let text = options.color == .none ? cells.plainText : cells.ansiText
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// The box to fit in: --size, --cols and --rows, else the terminal's size (less a line for the prompt).
+    func box() -> (columns: Int, rows: Int) {
+        var box = size.flatMap(Self.parseSize) ?? Self.terminalSize() ?? (80, 24)
+        if let cols { box.columns = cols }
+        if let rows { box.rows = rows }
+        return box
+    }
+
+    struct RenderFailure: Error {
+        var message: String
+    }
+
+    /// Reads and decodes the input, covering `decodeTarget` pixels (so JPEG and WebP can shrink while decoding).
+    func load(decodeTarget: (width: Int, height: Int)) async throws -> DecodedImage {
+        let options = DecodeOptions(targetSize: PixelSize(width: decodeTarget.width, height: decodeTarget.height),
+                                    keepsAnimationFrames: false)
+        let lowercased = input.lowercased()
+        if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
+            guard let url = URL(string: input) else { throw RenderFailure(message: "\(input): not a valid URL") }
+            let bytes: [UInt8]
+            do {
+                bytes = try await Self.download(url, timeout: timeout)
+            } catch let error as RenderFailure {
+                throw error
+            } catch {
+                throw RenderFailure(message: "cannot download \(input): \(error.localizedDescription)")
+            }
+            do {
+                return try ImageDecoder.decode(bytes, options: options)
+            } catch {
+                throw RenderFailure(message: "\(input): \(error)")
+            }
+        }
+        do {
+            return try ImageDecoder.decodeFile(at: input, options: options)
+        } catch {
+            if case .unreadable = error { throw RenderFailure(message: "\(error)") }
+            throw RenderFailure(message: "\(input): \(error)")
+        }
+    }
+
+    static func download(_ url: URL, timeout: Double) async throws -> [UInt8] {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.setValue("ThumbTable", forHTTPHeaderField: "User-Agent")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            throw RenderFailure(message: "cannot download \(url.absoluteString): HTTP status \(http.statusCode)")
+        }
+        return [UInt8](data)
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("thumbtable: \(message)\n".utf8))
+    }
+
+    static func parseSize(_ text: String) -> (columns: Int, rows: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1 else { return nil }
+        return (c, r)
+    }
+
+    static func parseColor(_ text: String) -> RGBA? {
+        var hex = Substring(text)
+        if hex.hasPrefix("#") { hex = hex.dropFirst() }
+        guard hex.count == 6, let v = UInt32(hex, radix: 16) else { return nil }
+        return RGBA(r: UInt8(v >> 16), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
+    }
+
+    /// The colour depth the environment asks for, by the usual conventions.
+    static func terminalColorDepth() -> ColorDepth {
+        let env = ProcessInfo.processInfo.environment
+        if let noColor = env["NO_COLOR"], !noColor.isEmpty { return .none }
+        if let colorTerm = env["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit" { return .truecolor }
+        if let term = env["TERM"], term.contains("256color") { return .palette256 }
+        return TextArtOptions.default.color
+    }
+
+    static func terminalSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0,
+              size.ws_col > 0, size.ws_row > 1 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row) - 1)
+    }
 }
+
+extension Dither: ExpressibleByArgument {}

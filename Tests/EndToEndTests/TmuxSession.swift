@@ -8,6 +8,8 @@ import Testing
 final class TmuxSession {
     let socket: String
     let session = "tt"
+    private let config: String
+    private let statusFile: String
     private(set) var closed = false
 
     /// Starts `thumbtable ARGS` in a terminal of the given size, with a UTF-8 locale and a 256-colour TERM.
@@ -17,10 +19,16 @@ final class TmuxSession {
         var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color"]
         env.merge(environment) { $1 }
         let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let command = "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)",
+        // tmux 3.3 does not report a dead pane's exit status, so a shell writes it to a file.
+        statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
+        let program = "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
+        let command = "sh -c \(TmuxSession.quote("\(program); echo $? > \(statusFile)"))"
+        // remain-on-exit keeps the pane after the program ends, so its exit status and last screen can be read.
+        config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf").path
+        try "set -g remain-on-exit on\nset -g default-terminal screen-256color\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        try tmux(["-f", config, "new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)",
                   "-e", "TERM=screen-256color", command])
-        try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
     }
 
     deinit {
@@ -32,6 +40,8 @@ final class TmuxSession {
         guard !closed else { return }
         closed = true
         _ = try? tmux(["kill-server"])
+        unlink(config)
+        unlink(statusFile)
     }
 
     /// Types keys, in tmux's names (`j`, `PageDown`, `Enter`, `Escape`, `C-d`).
@@ -89,8 +99,7 @@ final class TmuxSession {
     func exitStatus(timeout: Duration = .seconds(10)) async throws -> Int? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if try isDead() {
-                let status = try tmux(["display-message", "-p", "-t", session, "#{pane_dead_status}"])
+            if try isDead(), let status = try? String(contentsOfFile: statusFile, encoding: .utf8) {
                 return Int(status.trimmingCharacters(in: .whitespacesAndNewlines))
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -103,6 +112,13 @@ final class TmuxSession {
         try tmux(["display-message", "-p", "-t", session, "#{\(format)}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The process id of thumbtable itself (the pane runs a shell that waits for it).
+    func programPID() throws -> pid_t? {
+        let shell = try pane("pane_pid")
+        let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children?.split(separator: " ").first.flatMap { pid_t($0) }
+    }
+
     /// Resizes the terminal (the program gets SIGWINCH).
     func resize(columns: Int, rows: Int) throws {
         try tmux(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
@@ -110,20 +126,39 @@ final class TmuxSession {
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw TmuxError(description: "tmux \(arguments.joined(separator: " ")) failed: \(text)")
+        let (status, text) = try Self.run(["tmux", "-L", socket] + arguments)
+        guard status == 0 else {
+            throw TmuxError(description: "tmux \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
         }
         return text
+    }
+
+    /// Runs a command found on PATH and returns its exit status and output.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's Process: the tmux server that `new-session` starts inherits
+    /// the child's descriptors (so a pipe never reaches end of file), and Process could leave the client unreaped.
+    /// Output goes to a temporary file.
+    static func run(_ argv: [String]) throws -> (Int32, String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0], &actions, nil, &cArgs, environ)
+        guard spawned == 0 else {
+            throw TmuxError(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exited = status & 0x7F == 0
+        return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), text)
     }
 
     struct TmuxError: Error, CustomStringConvertible {

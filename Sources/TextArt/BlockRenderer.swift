@@ -1,0 +1,248 @@
+import Cells
+
+/// Block and braille modes: each cell shows a pattern of its pixels in a foreground and a background colour.
+enum BlockRenderer {
+    /// The gamma-encoded step a palette's colours are apart, roughly: how far ordered dithering moves a colour.
+    static func orderedAmplitude(_ depth: ColorDepth) -> Float {
+        switch depth {
+        case .ansi16: 0.5
+        case .palette256: 0.16
+        case .none, .truecolor: 0
+        }
+    }
+
+    /// Renders `image`, which has `symbols.columns x symbols.rows` pixels a cell.
+    static func render(_ image: LinearImage, columns: Int, rows: Int, symbols: BlockSymbols,
+                       options: TextArtOptions) -> CellBuffer {
+        if options.color == .none {
+            return renderMonochrome(image, columns: columns, rows: rows, symbols: symbols, dither: options.dither)
+        }
+        return renderColor(image, columns: columns, rows: rows, symbols: symbols, options: options)
+    }
+
+    // MARK: Monochrome: every pixel is on (the terminal's foreground) or off.
+
+    static func renderMonochrome(_ image: LinearImage, columns: Int, rows: Int, symbols: BlockSymbols,
+                                 dither: Dither) -> CellBuffer {
+        let w = image.width, h = image.height
+        // How much each pixel wants to be lit: positive lit, negative dark.
+        var vote = [Float](repeating: 0, count: w * h)
+        var luminance = [Float](repeating: 0, count: w * h)
+        for i in 0..<(w * h) { luminance[i] = ColorSpace.luminance(image.r[i], image.g[i], image.b[i]) }
+        switch dither {
+        case .none:
+            // Mid-grey in lightness: the threshold that keeps most of the picture's shapes.
+            let threshold = ColorSpace.luminance(lightness: 0.5)
+            for i in 0..<(w * h) { vote[i] = luminance[i] - threshold }
+        case .ordered:
+            for y in 0..<h {
+                for x in 0..<w { vote[y * w + x] = luminance[y * w + x] > Dithering.threshold(x: x, y: y) ? 1 : -1 }
+            }
+        case .fs:
+            // Diffused in linear light, so each region keeps its mean brightness as a terminal shows it.
+            for y in 0..<h {
+                for x in 0..<w {
+                    let v = luminance[y * w + x]
+                    let bit = v > 0.5
+                    vote[y * w + x] = bit ? 1 : -1
+                    let e = v - (bit ? 1 : 0)
+                    for (dx, dy, weight) in Dithering.floydSteinberg {
+                        let nx = x + dx, ny = y + dy
+                        if nx >= 0, nx < w, ny < h { luminance[ny * w + nx] += e * weight }
+                    }
+                }
+            }
+        }
+        var buffer = CellBuffer(width: columns, height: rows)
+        let sw = symbols.columns, sh = symbols.rows
+        var cellVotes = [Float](repeating: 0, count: symbols.pixelCount)
+        for cy in 0..<rows {
+            for cx in 0..<columns {
+                var mask = 0
+                for sy in 0..<sh {
+                    for sx in 0..<sw {
+                        let v = vote[(cy * sh + sy) * w + cx * sw + sx]
+                        cellVotes[sy * sw + sx] = v
+                        if v > 0 { mask |= 1 << (sy * sw + sx) }
+                    }
+                }
+                if !symbols.isComplete { mask = bestDrawable(votes: cellVotes, symbols) }
+                buffer[cx, cy] = Cell(symbols.glyphs[mask]!)
+            }
+        }
+        return buffer
+    }
+
+    /// The drawable mask whose lit pixels want most to be lit.
+    static func bestDrawable(votes: [Float], _ symbols: BlockSymbols) -> Int {
+        var best = 0
+        var bestScore = -Float.infinity
+        for m in symbols.drawable {
+            var score: Float = 0
+            var bits = m
+            while bits != 0 {
+                score += votes[bits.trailingZeroBitCount]
+                bits &= bits - 1
+            }
+            if score > bestScore { bestScore = score; best = m }
+        }
+        return best
+    }
+
+    // MARK: Colour: the best split of a cell's pixels into two colours.
+
+    static func renderColor(_ image: LinearImage, columns: Int, rows: Int, symbols: BlockSymbols,
+                            options: TextArtOptions) -> CellBuffer {
+        let palette = TerminalPalette.forDepth(options.color)
+        let n = symbols.pixelCount
+        let sw = symbols.columns, sh = symbols.rows
+        let w = image.width, h = image.height
+        let diffusing = palette != nil && options.dither == .fs
+        let ordered = palette != nil && options.dither == .ordered
+        let amplitude = orderedAmplitude(options.color)
+        let isBraille = symbols.pixelCount == 8
+        var error = [SIMD3<Float>](repeating: .zero, count: diffusing ? w * h : 0)
+        var buffer = CellBuffer(width: columns, height: rows)
+        var lin = [SIMD3<Float>](repeating: .zero, count: n)
+        var sel = [SIMD3<Float>](repeating: .zero, count: n)
+
+        for cy in 0..<rows {
+            for cx in 0..<columns {
+                // The cell's pixels: linear colour (for means) and gamma-encoded colour (for judging a split).
+                for sy in 0..<sh {
+                    for sx in 0..<sw {
+                        let gx = cx * sw + sx, gy = cy * sh + sy, gi = gy * w + gx
+                        var c = SIMD3(image.r[gi], image.g[gi], image.b[gi])
+                        if diffusing { c = c + error[gi] }
+                        c = c.clamped(lowerBound: .zero, upperBound: .one)
+                        var s = SIMD3(ColorSpace.gamma(linear: c.x), ColorSpace.gamma(linear: c.y),
+                                      ColorSpace.gamma(linear: c.z))
+                        if ordered {
+                            s = s + SIMD3(repeating: (Dithering.threshold(x: gx, y: gy) - 0.5) * amplitude)
+                            s = s.clamped(lowerBound: .zero, upperBound: .one)
+                            c = SIMD3(ColorSpace.decode(s.x), ColorSpace.decode(s.y), ColorSpace.decode(s.z))
+                        }
+                        lin[sy * sw + sx] = c
+                        sel[sy * sw + sx] = s
+                    }
+                }
+                var choice = bestSplit(sel: sel, lin: lin, splits: symbols.splits, palette: palette)
+                if isBraille, choice.mask.nonzeroBitCount * 2 > n {
+                    // Dots are small: let the background carry the colour most of the cell has.
+                    choice = Split(mask: ~choice.mask & ((1 << n) - 1), fg: choice.bg, bg: choice.fg)
+                }
+                let bg = cellColor(choice.bg, palette: palette)
+                let fg = cellColor(choice.fg, palette: palette)
+                if choice.mask == 0 || fg == bg {
+                    buffer[cx, cy] = Cell(" ", foreground: bg, background: bg)
+                } else {
+                    buffer[cx, cy] = Cell(symbols.glyphs[choice.mask]!, foreground: fg, background: bg)
+                }
+
+                if diffusing, let palette {
+                    for sy in 0..<sh {
+                        for sx in 0..<sw {
+                            let i = sy * sw + sx
+                            let shown = choice.mask & (1 << i) != 0 ? choice.fg : choice.bg
+                            let e = lin[i] - palette.linear[shown.entry]
+                            diffuse(e, x: cx * sw + sx, y: cy * sh + sy, cellWidth: sw, cellHeight: sh,
+                                    width: w, height: h, into: &error)
+                        }
+                    }
+                }
+            }
+        }
+        return buffer
+    }
+
+    /// A colour a split chose: a palette entry, or an exact linear colour for truecolor.
+    struct Shade: Equatable {
+        var entry: Int
+        var linear: SIMD3<Float>
+    }
+
+    struct Split {
+        var mask: Int
+        var fg: Shade
+        var bg: Shade
+    }
+
+    static func cellColor(_ shade: Shade, palette: TerminalPalette?) -> CellColor {
+        if let palette { return palette.color(shade.entry) }
+        return .rgb(ColorSpace.byte(linear: shade.linear.x), ColorSpace.byte(linear: shade.linear.y),
+                    ColorSpace.byte(linear: shade.linear.z))
+    }
+
+    /// The split of a cell's pixels (mask: the foreground's pixels) whose two colours fit best.
+    ///
+    /// A split's fit is judged in gamma-encoded colour, where equal steps look about equally different; its colours
+    /// are the means in linear light, which is how a terminal's pixels mix when seen from afar, snapped to the
+    /// palette if there is one. (Judging the best few splits again after snapping them scored worse: it favours
+    /// flat cells.)
+    static func bestSplit(sel: [SIMD3<Float>], lin: [SIMD3<Float>], splits: [Int],
+                          palette: TerminalPalette?) -> Split {
+        let n = sel.count
+        var total = SIMD3<Float>.zero
+        for s in sel { total += s }
+        // The sum of squares is the same for every split, so this is all that differs between their errors.
+        var bestMask = 0
+        var bestScore = -Float.infinity
+        sel.withUnsafeBufferPointer { sel in
+            for m in splits {
+                let k = m.nonzeroBitCount
+                let score: Float
+                if k == 0 {
+                    score = (total * total).sum() / Float(n)
+                } else {
+                    var f = SIMD3<Float>.zero
+                    var bits = m
+                    while bits != 0 {
+                        f += sel[bits.trailingZeroBitCount]
+                        bits &= bits - 1
+                    }
+                    let b = total - f
+                    score = (f * f).sum() / Float(k) + (b * b).sum() / Float(n - k)
+                }
+                if score > bestScore { bestScore = score; bestMask = m }
+            }
+        }
+        let (f, b) = means(lin, mask: bestMask)
+        guard let palette else {
+            return Split(mask: bestMask, fg: Shade(entry: 0, linear: f), bg: Shade(entry: 0, linear: b))
+        }
+        let fe = palette.nearest(linear: f), be = palette.nearest(linear: b)
+        return Split(mask: bestMask, fg: Shade(entry: fe, linear: palette.linear[fe]),
+                     bg: Shade(entry: be, linear: palette.linear[be]))
+    }
+
+    /// The linear mean of the pixels in `mask` and of the others.
+    static func means(_ lin: [SIMD3<Float>], mask: Int) -> (SIMD3<Float>, SIMD3<Float>) {
+        var f = SIMD3<Float>.zero, b = SIMD3<Float>.zero
+        var nf: Float = 0, nb: Float = 0
+        for i in 0..<lin.count {
+            if mask & (1 << i) != 0 { f += lin[i]; nf += 1 } else { b += lin[i]; nb += 1 }
+        }
+        return (nf > 0 ? f / nf : b / nb, nb > 0 ? b / nb : f / nf)
+    }
+
+    /// Floyd–Steinberg at cell granularity: a pixel's error goes to its neighbours in cells not yet drawn, the
+    /// weights of the others shared among them.
+    static func diffuse(_ e: SIMD3<Float>, x: Int, y: Int, cellWidth: Int, cellHeight: Int, width: Int, height: Int,
+                        into error: inout [SIMD3<Float>]) {
+        let cx = x / cellWidth, cy = y / cellHeight
+        var total: Float = 0
+        for (dx, dy, weight) in Dithering.floydSteinberg {
+            let nx = x + dx, ny = y + dy
+            guard nx >= 0, nx < width, ny < height else { continue }
+            let ncx = nx / cellWidth, ncy = ny / cellHeight
+            if ncy > cy || (ncy == cy && ncx > cx) { total += weight }
+        }
+        guard total > 0 else { return }
+        for (dx, dy, weight) in Dithering.floydSteinberg {
+            let nx = x + dx, ny = y + dy
+            guard nx >= 0, nx < width, ny < height else { continue }
+            let ncx = nx / cellWidth, ncy = ny / cellHeight
+            if ncy > cy || (ncy == cy && ncx > cx) { error[ny * width + nx] += e * (weight / total) }
+        }
+    }
+}
