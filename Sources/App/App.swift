@@ -21,12 +21,13 @@ public final class App {
     private var exitStatus: Int32?
 
     /// Takes over the terminal. The caller must call `run()`, which always gives it back.
-    /// - Parameter loader: makes the thumbnail loader, given the number of colours the terminal can show.
+    /// - Parameter loader: makes the thumbnail loader, given the number of colours the terminal can show and
+    ///   whether it can show Unicode (a non-UTF-8 locale cannot).
     public init(source: any ItemSource, thumbnail: ThumbnailSize,
-                loader: (_ terminalColors: Int) -> any ThumbnailLoading) throws {
+                loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
         terminal = try Terminal()
         let theme: Theme = terminal.colorCount >= 256 ? .color : .basic
-        table = TableController(source: source, loader: loader(terminal.colorCount),
+        table = TableController(source: source, loader: loader(terminal.colorCount, terminal.unicode),
                                 configuration: .init(thumbnail: thumbnail, theme: theme))
     }
 

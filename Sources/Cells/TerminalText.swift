@@ -42,11 +42,29 @@ public enum TerminalText {
             || v == 0x2028 || v == 0x2029
     }
 
-    /// Non-ASCII replaced by `?` (for a terminal whose locale is not UTF-8).
+    /// Non-ASCII made ASCII (for a terminal whose locale is not UTF-8): common punctuation by its ASCII look-alike,
+    /// the rest as `?`.
     static func asciiOnly(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.value >= 0x80 }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x80 ? $0 : "?" }))
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x80 {
+                out.append(scalar)
+            } else if let ascii = asciiLookAlikes[scalar] {
+                out.append(contentsOf: ascii.unicodeScalars)
+            } else if scalar.properties.generalCategory == .nonspacingMark {
+                continue
+            } else {
+                out.append("?")
+            }
+        }
+        return String(out)
     }
+
+    private static let asciiLookAlikes: [Unicode.Scalar: String] = [
+        "·": ".", "•": "*", "…": "...", "—": "-", "–": "-", "‘": "'", "’": "'", "“": "\"", "”": "\"",
+        "▌": ">", "▏": "_", "✗": "x", "⚠": "!", "↑": "^", "↓": "v", "\u{00A0}": " ",
+    ]
 }
 
 extension String {

@@ -25,10 +25,11 @@ struct DisplayOptions: ParsableArguments {
     @MainActor
     func runApp(source: any ItemSource, simulatedLatency: ClosedRange<Duration>? = nil) async throws {
         let size = ThumbnailSize(thumbSize) ?? ThumbnailSize(columns: 12, rows: 5)
-        let app = try App(source: source, thumbnail: size) { colors in
+        let app = try App(source: source, thumbnail: size) { colors, unicode in
             var options = TextArtOptions.default
             options.color = color ?? ColorDepth.forTerminal(colors: colors)
-            if let mode { options.mode = mode }
+            // Without a UTF-8 locale only ASCII glyphs can be drawn: shape-matched ASCII.
+            options.mode = mode ?? (unicode ? TextArtOptions.default.mode : .shapes)
             return ImageThumbnailLoader(options: options, simulatedLatency: simulatedLatency)
         }
         let status = await app.run()

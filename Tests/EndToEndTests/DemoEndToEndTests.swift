@@ -157,3 +157,45 @@ struct DemoEndToEndTests {
         try await tmux.waitFor(text: "row 13 of")
     }
 }
+
+/// Without a UTF-8 locale, and with a mouse.
+@Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
+struct TerminalCapabilityEndToEndTests {
+    @Test func aNonUTF8LocaleFallsBackToASCII() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, environment: ["LANG": "C", "LC_ALL": "C"])
+        defer { tmux.close() }
+        let lines = try await tmux.waitFor("the first rows, settled") { lines in
+            lines.first?.contains("row 1 of 20 loaded") == true
+                && lines[1...3].allSatisfy { $0.prefix(14).contains { $0 != " " && $0 != ">" } }
+        }
+        for line in lines {
+            #expect(line.unicodeScalars.allSatisfy { $0.isASCII }, "non-ASCII on screen: \(line)")
+        }
+        #expect(lines[1].hasPrefix(">"), "the selection marker is ASCII")
+        #expect(lines[2].contains("Chelsea the cat . album 1"), "punctuation has an ASCII look-alike")
+    }
+
+    @Test func theWheelScrollsAClickSelectsADoubleClickOpens() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        // xterm mouse reports (what screen-256color's kmous announces): ESC [ M, button+32, column+33, row+33.
+        func mouse(_ button: Int, column: Int, row: Int) throws {
+            let bytes = [27, 91, 77, button + 32, column + 33, row + 33]
+            try tmux.type(String(decoding: bytes.map(UInt8.init), as: UTF8.self))
+        }
+        // Wheel down (button 65) scrolls three rows; the selection follows to stay on screen.
+        try mouse(65, column: 20, row: 10)
+        try await tmux.waitFor(text: "row 4 of 20 loaded")
+        // A click on the second row on screen (lines 7-12 hold row 5) selects it.
+        try mouse(0, column: 30, row: 8)
+        try mouse(3, column: 30, row: 8)
+        try await tmux.waitFor(text: "row 5 of 20 loaded")
+        // A double click opens the detail pane.
+        try mouse(0, column: 30, row: 8)
+        try mouse(3, column: 30, row: 8)
+        try mouse(0, column: 30, row: 8)
+        try mouse(3, column: 30, row: 8)
+        try await tmux.waitFor(text: "item 5 of 20")
+    }
+}
