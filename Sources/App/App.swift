@@ -69,8 +69,8 @@ public final class App {
 
     private func handle(_ events: [InputEvent]) {
         for event in events {
-            if KeyBindings.handle(event, table: table, terminalSize: terminal.size) == .quit {
-                quit(status: 0)
+            if case .quit(let status) = KeyBindings.handle(event, table: table, terminalSize: terminal.size) {
+                quit(status: status)
                 return
             }
             if event == .resize { terminal.invalidate() }

@@ -6,7 +6,8 @@ import Terminal
 enum KeyBindings {
     enum Outcome: Equatable {
         case handled
-        case quit
+        /// End the program with this exit status (0 for q, 130 for Ctrl-C, as a shell reports SIGINT).
+        case quit(Int32)
     }
 
     static func handle(_ event: InputEvent, table: TableController, terminalSize: Terminal.Size) -> Outcome {
@@ -17,7 +18,7 @@ enum KeyBindings {
         case .mouse(let mouse):
             return handle(mouse, table: table)
         case .key(let key):
-            if key == .control("c") { return .quit }
+            if key == .control("c") { return .quit(130) }
             if table.showingHelp {
                 table.toggleHelp()
                 return .handled
@@ -30,7 +31,7 @@ enum KeyBindings {
 
     private static func handleList(_ key: Key, table: TableController) -> Outcome {
         switch key {
-        case .character("q"): return .quit
+        case .character("q"): return .quit(0)
         case .down, .character("j"): table.move(by: 1)
         case .up, .character("k"): table.move(by: -1)
         case .pageDown, .character(" "), .control("f"): table.page(by: 1)

@@ -141,6 +141,15 @@ struct DemoEndToEndTests {
         #expect(try tmux.pane("cursor_flag") == "1", "the cursor is visible again")
     }
 
+    @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try tmux.send("C-c")
+        #expect(try await tmux.exitStatus() == 130)
+        #expect(try tmux.pane("alternate_on") == "0")
+    }
+
     @Test func filterAndHelp() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
