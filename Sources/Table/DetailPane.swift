@@ -77,14 +77,7 @@ public final class DetailPane {
         image = .loading
         let loader = self.loader
         task = Task { [weak self] in
-            let state: ThumbnailState
-            do {
-                state = .loaded(try await loader.thumbnail(for: url, columns: box.columns, rows: box.rows))
-            } catch is CancellationError {
-                return
-            } catch {
-                state = .failed(String(describing: error))
-            }
+            guard let state = await ThumbnailState.load(url, size: box, with: loader) else { return }
             guard let self, self.generation == expected, !Task.isCancelled else { return }
             self.image = state
             self.onChange()

@@ -14,6 +14,17 @@ public enum ThumbnailState: Sendable, Equatable {
     case failed(String)
 
     public var isLoading: Bool { if case .loading = self { true } else { false } }
+
+    /// Loads a picture: `.loaded`, or `.failed` with the reason; nil when the load was cancelled.
+    static func load(_ url: URL, size: ThumbnailSize, with loader: any ThumbnailLoading) async -> ThumbnailState? {
+        do {
+            return .loaded(try await loader.thumbnail(for: url, columns: size.columns, rows: size.rows))
+        } catch is CancellationError {
+            return nil
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
 }
 
 /// A reusable row: the terminal counterpart of a reused table-view cell.
@@ -78,14 +89,7 @@ public final class RowSlot {
         counters.requestsStarted += 1
         let generation = bindingGeneration
         task = Task { [weak self] in
-            let state: ThumbnailState
-            do {
-                state = .loaded(try await loader.thumbnail(for: url, columns: size.columns, rows: size.rows))
-            } catch is CancellationError {
-                return
-            } catch {
-                state = .failed(String(describing: error))
-            }
+            guard let state = await ThumbnailState.load(url, size: size, with: loader) else { return }
             self?.apply(state, generation: generation, item: index, counters: counters, onChange: onChange)
         }
     }

@@ -141,6 +141,20 @@ struct DemoEndToEndTests {
         #expect(try tmux.pane("cursor_flag") == "1", "the cursor is visible again")
     }
 
+    @Test(arguments: [SIGSEGV, SIGILL, SIGABRT])
+    func aCrashStillRestoresTheTerminal(signal: Int32) async throws {
+        // A crash (a Swift trap is SIGILL or SIGTRAP here) gets no chance to run Swift code; the async-signal-safe
+        // handler restores the saved terminal modes and leaves the alternate screen before the default action.
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        let pid = try #require(try tmux.programPID())
+        kill(pid, signal)
+        #expect(try await tmux.exitStatus() == Int(128 + signal))
+        #expect(try tmux.pane("alternate_on") == "0")
+        #expect(try tmux.pane("cursor_flag") == "1", "the cursor is visible again")
+    }
+
     @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }

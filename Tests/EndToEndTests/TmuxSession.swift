@@ -22,7 +22,7 @@ final class TmuxSession {
         // tmux 3.3 does not report a dead pane's exit status, so a shell writes it to a file.
         statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
         let program = "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
-        let command = "sh -c \(TmuxSession.quote("\(program); echo $? > \(statusFile)"))"
+        let command = "sh -c \(TmuxSession.quote("ulimit -c 0; \(program); echo $? > \(statusFile)"))"
         // remain-on-exit keeps the pane after the program ends, so its exit status and last screen can be read.
         config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf").path
         try "set -g remain-on-exit on\nset -g default-terminal screen-256color\n"
