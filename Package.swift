@@ -8,6 +8,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: C wrappers (system libraries; only one Swift file per library imports each)
@@ -41,31 +43,43 @@ let package = Package(
                 resources: [.copy("demo")]),
         /// Concrete item sources: the bundled demo catalog, and later APIs and folders.
         .target(name: "ItemSources", dependencies: ["Items", "DemoResources"]),
+        /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
+        /// in memory and on disk, decode, render; counters.
+        .target(name: "Pipeline", dependencies: [
+            "Cells", "Pixels", "Codecs", "TextArt", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Cells", "Items"]),
         /// The only code that calls ncursesw.
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
         .target(name: "App", dependencies: [
-            "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Codecs", "TextArt", "Table", "Terminal",
+            "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Codecs", "TextArt", "Pipeline", "Table",
+            "Terminal",
         ]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
-            "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Table",
+            "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: ["Table", "Cells", "Items", "Codecs", "TextArt"]),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Cells", "Items", "Table"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "Cells", "Items", "Table", .product(name: "FlyingFox", package: "FlyingFox"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
                     exclude: ["quality-configs.tsv"], resources: [.copy("Golden")]),
+        .testTarget(name: "PipelineTests", dependencies: [
+            "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]
 )
