@@ -23,12 +23,13 @@ public final class App {
     /// Takes over the terminal. The caller must call `run()`, which always gives it back.
     /// - Parameter loader: makes the thumbnail loader, given the number of colours the terminal can show and
     ///   whether it can show Unicode (a non-UTF-8 locale cannot).
-    public init(source: any ItemSource, thumbnail: ThumbnailSize,
+    public init(source: any ItemSource, configuration: TableController.Configuration,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
         terminal = try Terminal()
-        let theme: Theme = terminal.colorCount >= 256 ? .color : .basic
+        var configuration = configuration
+        configuration.theme = terminal.colorCount >= 256 ? .color : .basic
         table = TableController(source: source, loader: loader(terminal.colorCount, terminal.unicode),
-                                configuration: .init(thumbnail: thumbnail, theme: theme))
+                                configuration: configuration)
     }
 
     /// Runs until the user quits or a signal ends the program; restores the terminal and returns the exit status.

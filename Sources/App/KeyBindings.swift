@@ -19,6 +19,11 @@ enum KeyBindings {
             return handle(mouse, table: table)
         case .key(let key):
             if key == .control("c") { return .quit(130) }
+            if table.isBatchPrefetching, key == .escape {
+                table.cancelBatchPrefetch()
+                return .handled
+            }
+            table.dismissBatchProgress()
             if table.showingHelp {
                 table.toggleHelp()
                 return .handled
@@ -44,6 +49,8 @@ enum KeyBindings {
         case .character("/"): table.beginFilter()
         case .character("?"), .function(1): table.toggleHelp()
         case .character("r"): table.retrySelected()
+        case .character("s"): table.toggleReuseOverlay()
+        case .character("P"): table.startBatchPrefetch()
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
         case .control("l"): table.onChange()
         default: break
@@ -75,6 +82,8 @@ enum KeyBindings {
         case .home, .character("g"): detail.scroll(by: -Int(Int32.max))
         case .end, .character("G"): detail.scroll(by: Int(Int32.max))
         case .character("r"): detail.reloadImage()
+        case .character("d"): detail.removeImageFromCache()
+        case .character("s"): table.toggleReuseOverlay()
         case .character("?"): table.toggleHelp()
         default: return .handled
         }

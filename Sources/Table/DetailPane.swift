@@ -21,17 +21,29 @@ public final class DetailPane {
     private var lastTextLineCount = 0
     private var lastTextHeight = 1
 
-    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, loader: any ThumbnailLoading,
+    /// Whether the small image is used here too (`--low-data`).
+    public let lowData: Bool
+    /// The full-size image failed and the small one is shown instead; the full-size failure is kept to show.
+    public private(set) var fullSizeFailure: String?
+    /// A one-line note on what the last cache action did ("removed from the cache").
+    public private(set) var cacheNote: String?
+
+    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, loader: any ThumbnailLoading, lowData: Bool = false,
          onChange: @escaping @MainActor () -> Void) {
         self.itemIndex = itemIndex
         self.item = item
         self.rowThumbnail = rowThumbnail
         self.loader = loader
+        self.lowData = lowData
         self.onChange = onChange
     }
 
-    /// The full-size image when the item has one, else its thumbnail.
-    public var imageURL: URL? { item.imageURL ?? item.thumbnailURL }
+    /// The image shown: the full-size one when the item has one, else its thumbnail; the small one in low-data
+    /// mode, or after the full-size one failed.
+    public var imageURL: URL? {
+        if lowData || fullSizeFailure != nil { return item.thumbnailURL ?? item.imageURL }
+        return item.imageURL ?? item.thumbnailURL
+    }
 
     /// Where the image and the text go in a pane of this size: image at the left on wide screens, on top otherwise.
     struct Geometry {
@@ -64,10 +76,23 @@ public final class DetailPane {
         reload(url: url, box: box)
     }
 
-    /// Loads the image again (the `r` key in the pane).
+    /// Loads the image again (the `r` key in the pane): from the caches if it is there, else fetched anew.
     public func reloadImage() {
+        fullSizeFailure = nil
+        cacheNote = nil
         guard let url = imageURL, let box = imageBox else { return }
         reload(url: url, box: box)
+    }
+
+    /// Deletes the image (and the row's thumbnail) from the memory and disk caches (the `d` key in the pane).
+    public func removeImageFromCache() {
+        var removed: [String] = []
+        for url in Set([item.imageURL, item.thumbnailURL].compactMap(\.self)) {
+            loader.removeFromCache(url)
+            removed.append(url.lastPathComponent)
+        }
+        cacheNote = removed.isEmpty ? "no image to remove" : "removed from the cache; r fetches it again"
+        onChange()
     }
 
     private func reload(url: URL, box: ThumbnailSize) {
@@ -79,6 +104,13 @@ public final class DetailPane {
         task = Task { [weak self] in
             guard let state = await ThumbnailState.load(url, size: box, with: loader) else { return }
             guard let self, self.generation == expected, !Task.isCancelled else { return }
+            // Without low-data mode, a full-size image that fails falls back to the small one.
+            if case .failed(let reason) = state, !self.lowData, self.fullSizeFailure == nil,
+               let small = self.item.thumbnailURL, small != url {
+                self.fullSizeFailure = reason
+                self.reload(url: small, box: box)
+                return
+            }
             self.image = state
             self.onChange()
         }
@@ -119,7 +151,9 @@ public final class DetailPane {
         field("Attribution", item.attribution ?? "none given")
         lines.append(("", .plain))
         field("Thumbnail state", Self.describe(rowThumbnail))
+        if let failure = fullSizeFailure { field("Full-size image", "failed: \(failure); showing the thumbnail") }
         if imageURL != nil { field("Image state", Self.describe(image)) }
+        if let note = cacheNote { field("Cache", note) }
         return lines
     }
 
@@ -196,7 +230,7 @@ extension TableController {
         }
         let state = pool.slot(forItem: index)?.thumbnail ?? .none
         let pane = DetailPane(itemIndex: index, item: item, rowThumbnail: state, loader: loader,
-                              onChange: { [weak self] in self?.changed() })
+                              lowData: configuration.lowData, onChange: { [weak self] in self?.changed() })
         detail = pane
         pane.layoutImage(width: size.columns, height: listHeight)
         changed()

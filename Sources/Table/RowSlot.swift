@@ -42,7 +42,17 @@ public final class RowSlot {
     public private(set) var thumbnail: ThumbnailState = .none
     /// The URL of the thumbnail being shown or loaded.
     public private(set) var imageURL: URL?
+    /// What last happened to the slot, for the reuse overlay.
+    public private(set) var event: Event = .free
+    /// Loads cancelled because the slot was reused or reloaded before they finished.
+    public private(set) var cancellations = 0
     private var task: Task<Void, Never>?
+
+    /// What last happened to a slot.
+    public enum Event: String, Sendable {
+        case free, loading, cancelled, cached, painted, failed
+        case noImage = "no image"
+    }
 
     init(id: Int) {
         self.id = id
@@ -55,7 +65,9 @@ public final class RowSlot {
         let cancelled = task != nil
         task?.cancel()
         task = nil
-        defer { thumbnail = .none }
+        if cancelled { cancellations += 1 }
+        event = cancelled ? .cancelled : .free
+        thumbnail = .none
         boundItem = nil
         imageURL = nil
         return cancelled
@@ -69,6 +81,12 @@ public final class RowSlot {
         imageURL = item.rowImageURL
         guard let url = item.rowImageURL else {
             thumbnail = .none
+            event = .noImage
+            return
+        }
+        if let picture = loader.cachedThumbnail(for: url, columns: size.columns, rows: size.rows) {
+            thumbnail = .loaded(picture)
+            event = .cached
             return
         }
         startLoad(url: url, index: index, size: size, loader: loader, counters: counters, onChange: onChange)
@@ -78,6 +96,7 @@ public final class RowSlot {
     func reload(size: ThumbnailSize, loader: any ThumbnailLoading, counters: SlotCounters,
                 onChange: @escaping @MainActor () -> Void) {
         guard let index = boundItem, let url = imageURL else { return }
+        if task != nil { cancellations += 1 }
         task?.cancel()
         bindingGeneration += 1
         startLoad(url: url, index: index, size: size, loader: loader, counters: counters, onChange: onChange)
@@ -86,6 +105,7 @@ public final class RowSlot {
     private func startLoad(url: URL, index: Int, size: ThumbnailSize, loader: any ThumbnailLoading,
                            counters: SlotCounters, onChange: @escaping @MainActor () -> Void) {
         thumbnail = .loading
+        event = .loading
         counters.requestsStarted += 1
         let generation = bindingGeneration
         task = Task { [weak self] in
@@ -105,7 +125,13 @@ public final class RowSlot {
         if boundItem != item { counters.wrongPaints += 1 }
         thumbnail = state
         task = nil
-        if case .failed = state { counters.requestsFailed += 1 } else { counters.requestsCompleted += 1 }
+        if case .failed = state {
+            counters.requestsFailed += 1
+            event = .failed
+        } else {
+            counters.requestsCompleted += 1
+            event = .painted
+        }
         onChange()
     }
 }

@@ -21,7 +21,12 @@ extension TableController {
             frame.fill(x: 0, y: size.rows - 2, width: size.columns, height: 1, with: Cell(" ", style: theme.footer))
             frame.put(" " + source.attribution, x: 0, y: size.rows - 2, style: theme.footer, maxWidth: size.columns)
         }
-        drawStatusLine(into: &frame, y: size.rows - 1)
+        if let progress = batchProgress {
+            drawBatchProgress(progress, into: &frame, y: size.rows - 1)
+        } else {
+            drawStatusLine(into: &frame, y: size.rows - 1)
+        }
+        if showingReuseOverlay { drawReuseOverlay(into: &frame) }
         if showingHelp { drawHelp(into: &frame) }
         return frame
     }
@@ -168,7 +173,7 @@ extension TableController {
         if isEditingFilter {
             text = "/" + filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
         } else if detail != nil {
-            text = "Esc back · j/k scroll · r reload image · q back"
+            text = "Esc back · j/k scroll · r reload image · d delete from cache · q back"
         } else if !filter.isEmpty {
             text = "filter: \(filter) · Esc clears · / edits · ? help"
         } else if case .failed = listStatus {
@@ -189,6 +194,9 @@ extension TableController {
         ("Esc q Backspace", "close the detail pane"),
         ("/", "filter titles as you type (Esc clears)"),
         ("r", "retry the selected row's image"),
+        ("d (detail pane)", "delete the image from the caches; r fetches it again"),
+        ("P", "prefetch every loaded row's thumbnail (Esc cancels)"),
+        ("s", "show or hide the slots and counters"),
         ("mouse", "wheel scrolls, click selects, double click opens"),
         ("?", "show or hide this help"),
         ("q  Ctrl-C", "quit"),

@@ -14,11 +14,17 @@ public final class TableController {
         public var theme: Theme
         /// Extra slots beyond the rows on screen.
         public var slotMargin: Int
+        /// Use each item's small image everywhere, the detail pane included.
+        public var lowData: Bool
+        /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
+        public var prefetch: Bool
         public init(thumbnail: ThumbnailSize = ThumbnailSize(columns: 12, rows: 5), theme: Theme = .color,
-                    slotMargin: Int = 4) {
+                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
             self.thumbnail = thumbnail
             self.theme = theme
             self.slotMargin = slotMargin
+            self.lowData = lowData
+            self.prefetch = prefetch
         }
     }
 
@@ -53,11 +59,20 @@ public final class TableController {
     private var heightCache: [Int: Int] = [:]
     public internal(set) var detail: DetailPane?
     public private(set) var showingHelp = false
+    /// Whether the overlay of slots and counters (`s`) is shown.
+    public internal(set) var showingReuseOverlay = false
+    /// Counters the app adds to the overlay (the pipeline's), read each time it is drawn.
+    public var extraCounters: @MainActor () -> [(name: String, value: Int)] = { [] }
+    /// The batch prefetch under way or just finished, shown as a progress bar.
+    public var batchProgress: BatchProgress?
+    var batchTask: Task<Void, Never>?
     /// The spinner's frame, advanced by the app's timer while something loads.
     public var tick = 0
     /// Called when something changed that should be drawn.
     public var onChange: @MainActor () -> Void = {}
     private var pageTask: Task<Void, Never>?
+    /// The rows (and loaded count) the last prefetch was computed for.
+    private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
 
     public init(source: any ItemSource, loader: any ThumbnailLoading, configuration: Configuration = Configuration(),
                 counters: SlotCounters = SlotCounters()) {
@@ -238,8 +253,29 @@ public final class TableController {
         if let size = layout.thumbnail {
             let rows = visible.compactMap { row in itemIndex(forRow: row).map { ($0, items[$0]) } }
             pool.bind(visible: rows, size: size, loader: loader, onChange: { [weak self] in self?.changed() })
+            if configuration.prefetch { prefetch(around: visible, size: size) }
         }
         if visible.upperBound + visible.count >= itemCount { loadMoreIfNeeded() }
+    }
+
+    /// The display rows to warm around the visible ones: the next screen in the scroll direction, then the
+    /// previous one, each nearest first.
+    func prefetchRows(around visible: Range<Int>, movingUp: Bool) -> [Int] {
+        let n = max(1, visible.count)
+        let end = min(visible.upperBound, itemCount), start = min(visible.lowerBound, itemCount)
+        let below = Array(end..<min(itemCount, end + n))
+        let above = Array((max(0, start - n)..<start).reversed())
+        return movingUp ? above + below : below + above
+    }
+
+    private func prefetch(around visible: Range<Int>, size: ThumbnailSize) {
+        if let last = prefetchedAround, last.rows == visible, last.loaded == items.count { return }
+        let movingUp = prefetchedAround.map { visible.lowerBound < $0.rows.lowerBound } ?? false
+        prefetchedAround = (visible, items.count)
+        let urls = prefetchRows(around: visible, movingUp: movingUp).compactMap { row in
+            itemIndex(forRow: row).flatMap { items[$0].rowImageURL }
+        }
+        loader.prefetch(urls, columns: size.columns, rows: size.rows)
     }
 
     // MARK: Pages
@@ -297,6 +333,8 @@ public final class TableController {
     /// Stops every load: page, thumbnails, detail image.
     public func cancelAll() {
         pageTask?.cancel()
+        batchTask?.cancel()
+        if let size = layout.thumbnail { loader.prefetch([], columns: size.columns, rows: size.rows) }
         pool.unbindAll()
         detail?.close()
     }

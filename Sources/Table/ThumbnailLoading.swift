@@ -8,6 +8,23 @@ import Foundation
 public protocol ThumbnailLoading: Sendable {
     /// The image at `url` rendered to fit `columns` x `rows` cells. Throws a readable error; honours cancellation.
     func thumbnail(for url: URL, columns: Int, rows: Int) async throws -> CellBuffer
+    /// The picture, if it is ready in memory now: a row scrolled back into view is drawn in the same frame.
+    func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer?
+    /// Warms these pictures at low priority; those not listed any more are cancelled. Each call replaces the last.
+    func prefetch(_ urls: [URL], columns: Int, rows: Int)
+    /// Forgets an image in every cache, so the next load fetches it again.
+    func removeFromCache(_ url: URL)
+    /// Fetches a picture into the caches at batch priority, below the rows on screen (the `P` key).
+    func warm(_ url: URL, columns: Int, rows: Int) async throws
+}
+
+extension ThumbnailLoading {
+    public func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer? { nil }
+    public func prefetch(_ urls: [URL], columns: Int, rows: Int) {}
+    public func removeFromCache(_ url: URL) {}
+    public func warm(_ url: URL, columns: Int, rows: Int) async throws {
+        _ = try await thumbnail(for: url, columns: columns, rows: rows)
+    }
 }
 
 /// The size of a thumbnail block in cells.

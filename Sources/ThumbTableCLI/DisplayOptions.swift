@@ -1,10 +1,12 @@
 import App
 import ArgumentParser
+import Foundation
 import Items
+import Pipeline
 import Table
 import TextArt
 
-/// Options every browsing command shares: how thumbnails look.
+/// Options every browsing command shares: how thumbnails look, and how images are fetched and cached.
 struct DisplayOptions: ParsableArguments {
     @Option(help: "Thumbnail size in cells, COLSxROWS.")
     var thumbSize = "12x5"
@@ -15,25 +17,104 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")
     var color: ColorDepth?
 
+    @Option(help: "Memory for cached thumbnails, bitmaps and image bytes, in MB.")
+    var memoryCacheMb = 64
+
+    @Option(help: "Where downloaded images are kept between runs (default: $XDG_CACHE_HOME/thumbtable).")
+    var cacheDir: String?
+
+    @Flag(help: "Keep no images on disk.")
+    var noDiskCache = false
+
+    @Option(help: "The disk cache's size limit, in MB.")
+    var diskCacheMb = 200
+
+    @Option(help: "Write the pipeline's and the slots' counters here as JSON when the program ends.")
+    var statsFile: String?
+
+    @Flag(help: "Use each item's small image everywhere, the detail pane included.")
+    var lowData = false
+
+    @Option(help: "The most image downloads at once.")
+    var maxDownloads = 6
+
+    @Option(help: "The most image downloads at once from one host.")
+    var maxDownloadsPerHost = 4
+
+    @Option(help: "Seconds an image download may take.")
+    var timeout: Double = 15
+
+    @Option(help: "The largest image download, in MB; a larger one is stopped there.")
+    var maxImageMb = 20
+
+    @Flag(help: "Do not fetch the thumbnails of the next screen ahead of need.")
+    var noPrefetch = false
+
+    @Flag(help: "Show the slots and counters overlay from the start (the s key toggles it).")
+    var reuseOverlay = false
+
     func validate() throws {
         guard ThumbnailSize(thumbSize) != nil else {
             throw ValidationError("--thumb-size must look like 12x5 (columns x rows), got '\(thumbSize)'")
         }
+        guard memoryCacheMb >= 0, diskCacheMb >= 0, maxImageMb >= 1 else {
+            throw ValidationError("--memory-cache-mb and --disk-cache-mb must not be negative, --max-image-mb at least 1")
+        }
+        guard maxDownloads >= 1, maxDownloadsPerHost >= 1 else {
+            throw ValidationError("--max-downloads and --max-downloads-per-host must be at least 1")
+        }
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    /// The disk cache the options ask for, or nil with --no-disk-cache.
+    func diskCache() throws -> DiskCache? {
+        guard !noDiskCache else { return nil }
+        let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
+        do {
+            return try DiskCache(directory: directory, sizeLimit: diskCacheMb << 20)
+        } catch {
+            throw ValidationError("cannot use the disk cache at \(directory.path): \(error). "
+                                  + "Pass --cache-dir DIR or --no-disk-cache.")
+        }
+    }
+
+    func pipelineConfiguration() -> ImagePipeline.Configuration {
+        ImagePipeline.Configuration(
+            maxDownloads: maxDownloads, maxDownloadsPerHost: maxDownloadsPerHost,
+            memoryCacheBytes: memoryCacheMb << 20,
+            limits: LoadLimits(maxBytes: maxImageMb << 20, timeout: .milliseconds(Int(timeout * 1000))))
     }
 
     /// Opens the table on a source and runs it until the user quits.
     @MainActor
     func runApp(source: any ItemSource, simulatedLatency: ClosedRange<Duration>? = nil) async throws {
         let size = ThumbnailSize(thumbSize) ?? ThumbnailSize(columns: 12, rows: 5)
-        let app = try App(source: source, thumbnail: size) { colors, unicode in
+        var loader: any DataLoading = DataLoader()
+        if let simulatedLatency { loader = SimulatedLatencyLoader(base: loader, latency: simulatedLatency) }
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: try diskCache())
+        let configuration = TableController.Configuration(thumbnail: size, lowData: lowData, prefetch: !noPrefetch)
+        let app = try App(source: source, configuration: configuration) { colors, unicode in
             var options = TextArtOptions.default
             options.color = color ?? ColorDepth.forTerminal(colors: colors)
             // Without a UTF-8 locale only ASCII glyphs can be drawn: shape-matched ASCII.
             options.mode = mode ?? (unicode ? TextArtOptions.default.mode : .shapes)
-            return ImageThumbnailLoader(options: options, simulatedLatency: simulatedLatency)
+            return PipelineThumbnailLoader(pipeline: pipeline, options: options)
         }
+        app.table.extraCounters = { pipeline.counters.snapshot.named }
+        if reuseOverlay { app.table.toggleReuseOverlay() }
         let status = await app.run()
+        await pipeline.cancelAll()
+        if let statsFile { try writeStats(app.table.overlayCounters, to: statsFile) }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    func writeStats(_ counters: [(name: String, value: Int)], to path: String) throws {
+        let body = counters.map { "  \"\($0.name)\": \($0.value)" }.joined(separator: ",\n")
+        do {
+            try Data("{\n\(body)\n}\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ValidationError("cannot write the stats file \(path): \(error.localizedDescription)")
+        }
     }
 }
 

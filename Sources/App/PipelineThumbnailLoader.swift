@@ -1,0 +1,75 @@
+import Cells
+import Foundation
+import Pipeline
+import Synchronization
+import Table
+import TextArt
+
+/// The table's thumbnail loader, backed by the image pipeline: rows ask at visible priority, prefetches and the
+/// batch at lower ones, and every answer comes from the same caches.
+public struct PipelineThumbnailLoader: ThumbnailLoading {
+    public let pipeline: ImagePipeline
+    public let options: TextArtOptions
+    private let pendingPrefetch = PrefetchMailbox()
+
+    public init(pipeline: ImagePipeline, options: TextArtOptions) {
+        self.pipeline = pipeline
+        self.options = options
+    }
+
+    func request(_ url: URL, _ columns: Int, _ rows: Int) -> ThumbnailRequest {
+        ThumbnailRequest(url: url, columns: columns, rows: rows, options: options)
+    }
+
+    public func thumbnail(for url: URL, columns: Int, rows: Int) async throws -> CellBuffer {
+        try await pipeline.thumbnail(request(url, columns, rows), priority: .visible)
+    }
+
+    public func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer? {
+        pipeline.cachedThumbnail(request(url, columns, rows))
+    }
+
+    public func prefetch(_ urls: [URL], columns: Int, rows: Int) {
+        // Tasks may reach the pipeline out of order; each hands over only the newest set, so the last call wins.
+        pendingPrefetch.put(urls.map { request($0, columns, rows) })
+        let pipeline = self.pipeline, mailbox = pendingPrefetch
+        Task {
+            guard let requests = mailbox.take() else { return }
+            await pipeline.prefetch(requests)
+        }
+    }
+
+    public func removeFromCache(_ url: URL) {
+        pipeline.removeFromCaches(url)
+    }
+
+    public func warm(_ url: URL, columns: Int, rows: Int) async throws {
+        _ = try await pipeline.thumbnail(request(url, columns, rows), priority: .batch)
+    }
+}
+
+/// The newest prefetch set, waiting to be handed to the pipeline.
+final class PrefetchMailbox: Sendable {
+    private let latest = Mutex<[ThumbnailRequest]?>(nil)
+    func put(_ requests: [ThumbnailRequest]) { latest.withLock { $0 = requests } }
+    func take() -> [ThumbnailRequest]? { latest.withLock { value in defer { value = nil }; return value } }
+}
+
+/// A loader that waits a random time before each load: the demo's simulated network. The wait is cancellable, so a
+/// row scrolled away stops waiting at once.
+public struct SimulatedLatencyLoader: DataLoading {
+    public let base: any DataLoading
+    public let latency: ClosedRange<Duration>
+
+    public init(base: any DataLoading, latency: ClosedRange<Duration>) {
+        self.base = base
+        self.latency = latency
+    }
+
+    public func load(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws
+        -> LoadedData {
+        let low = latency.lowerBound / .milliseconds(1), high = latency.upperBound / .milliseconds(1)
+        try await Task.sleep(for: .milliseconds(Double.random(in: low...max(low, high))))
+        return try await base.load(url, limits: limits, received: received)
+    }
+}

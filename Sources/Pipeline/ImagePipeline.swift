@@ -1,0 +1,381 @@
+import Cells
+import Codecs
+import Foundation
+
+/// Turns thumbnail requests into rendered cell grids: the one coordinator that starts, coalesces, prioritises,
+/// limits, retries and cancels work, and keeps the caches.
+///
+/// - Equal requests share one render job; requests for the same URL share one download. A job ends when its last
+///   subscriber leaves, and its download is cancelled down to the socket.
+/// - Downloads start in priority order (visible rows first), at most `maxDownloads` at once and
+///   `maxDownloadsPerHost` per host.
+/// - Rendered grids, decoded bitmaps and downloaded bytes stay in byte-cost LRU memory caches; bytes also go to the
+///   disk cache. Decoding and rendering run off this actor, with cancellation checked between the steps.
+public actor ImagePipeline {
+    public struct Configuration: Sendable {
+        public var maxDownloads: Int
+        public var maxDownloadsPerHost: Int
+        /// The memory caches' budget in bytes, shared out between rendered grids, bitmaps and bytes.
+        public var memoryCacheBytes: Int
+        public var limits: LoadLimits
+        public var retry: RetryPolicy
+
+        public init(maxDownloads: Int = 6, maxDownloadsPerHost: Int = 4, memoryCacheBytes: Int = 64 << 20,
+                    limits: LoadLimits = .default, retry: RetryPolicy = RetryPolicy()) {
+            self.maxDownloads = max(1, maxDownloads)
+            self.maxDownloadsPerHost = max(1, maxDownloadsPerHost)
+            self.memoryCacheBytes = memoryCacheBytes
+            self.limits = limits
+            self.retry = retry
+        }
+    }
+
+    public nonisolated let configuration: Configuration
+    public nonisolated let counters = PipelineCounters()
+    nonisolated let rendered: MemoryCache<ThumbnailRequest, CellBuffer>
+    nonisolated let bitmaps: MemoryCache<BitmapKey, DecodedImage>
+    nonisolated let downloads: MemoryCache<URL, LoadedData>
+    let diskCache: DiskCache?
+    let loader: any DataLoading
+    let processing: ImageProcessing
+
+    struct BitmapKey: Hashable, Sendable {
+        var url: URL
+        var target: PixelSize
+    }
+
+    /// Work shared by several subscribers; cancelled when the last one leaves.
+    final class Job<Value: Sendable> {
+        var subscribers: [Int: (priority: RequestPriority, continuation: CheckedContinuation<Value, any Error>)] = [:]
+        var task: Task<Void, Never>?
+        var priority: RequestPriority { subscribers.values.map(\.priority).max() ?? .prefetch }
+    }
+
+    var renderJobs: [ThumbnailRequest: Job<CellBuffer>] = [:]
+    var downloadJobs: [URL: Job<LoadedData>] = [:]
+    /// How each subscriber leaves its job, by subscriber id.
+    var leaving: [Int: () -> Void] = [:]
+    var nextID = 0
+    var downloadQueue: DownloadQueue
+    var prefetches: [ThumbnailRequest: Task<Void, Never>] = [:]
+
+    public init(configuration: Configuration = Configuration(), loader: any DataLoading,
+                diskCache: DiskCache? = nil, processing: ImageProcessing = .live) {
+        self.configuration = configuration
+        self.loader = loader
+        self.diskCache = diskCache
+        self.processing = processing
+        // Rendered grids are what scrolling back needs at once; bitmaps and bytes make a resize or a mode change
+        // re-render without refetching.
+        let budget = max(0, configuration.memoryCacheBytes)
+        rendered = MemoryCache(costLimit: budget / 4)
+        bitmaps = MemoryCache(costLimit: budget / 2)
+        downloads = MemoryCache(costLimit: budget / 4)
+        downloadQueue = DownloadQueue(maxTotal: configuration.maxDownloads,
+                                      maxPerHost: configuration.maxDownloadsPerHost)
+    }
+
+    // MARK: Requests
+
+    /// The rendered thumbnail for a request, if it is in memory now. Synchronous, so a row scrolled back into view
+    /// is drawn in the same frame.
+    public nonisolated func cachedThumbnail(_ request: ThumbnailRequest) -> CellBuffer? {
+        guard let cells = rendered.value(for: request) else { return nil }
+        counters.add(\.memoryHits)
+        return cells
+    }
+
+    /// The rendered thumbnail for a request: from memory, or by joining or starting a job.
+    /// - Throws: `PipelineError`, or `CancellationError` when the calling task is cancelled (which also cancels the
+    ///   shared work if nobody else wants it).
+    public func thumbnail(_ request: ThumbnailRequest, priority: RequestPriority = .visible) async throws
+        -> CellBuffer {
+        if let cells = cachedThumbnail(request) { return cells }
+        let counted = priority != .prefetch
+        if counted { counters.add(\.requestsStarted) }
+        do {
+            let cells = try await joinRenderJob(request, priority: priority)
+            if counted { counters.add(\.requestsCompleted) }
+            return cells
+        } catch is CancellationError {
+            counters.add(counted ? \.requestsCancelled : \.prefetchesCancelled)
+            throw CancellationError()
+        } catch {
+            if counted { counters.add(\.requestsFailed) }
+            throw error
+        }
+    }
+
+    /// Keeps these requests warming at low priority; prefetches no longer listed are cancelled. Each call replaces
+    /// the previous set.
+    public func prefetch(_ requests: [ThumbnailRequest]) {
+        let wanted = Set(requests)
+        for (request, task) in prefetches where !wanted.contains(request) {
+            task.cancel()
+            prefetches[request] = nil
+        }
+        for request in requests where prefetches[request] == nil && !rendered.contains(request) {
+            counters.add(\.prefetchesStarted)
+            prefetches[request] = Task { [weak self] in
+                _ = try? await self?.thumbnail(request, priority: .prefetch)
+                await self?.prefetchEnded(request)
+            }
+        }
+    }
+
+    private func prefetchEnded(_ request: ThumbnailRequest) {
+        prefetches[request] = nil
+    }
+
+    /// Forgets an image everywhere: memory and disk. The next request fetches it again.
+    public nonisolated func removeFromCaches(_ url: URL) {
+        rendered.removeAll { $0.url == url }
+        bitmaps.removeAll { $0.url == url }
+        downloads.removeValue(for: url)
+        diskCache?.remove(url)
+    }
+
+    /// Stops every job and prefetch.
+    public func cancelAll() {
+        for task in prefetches.values { task.cancel() }
+        prefetches.removeAll()
+        for job in renderJobs.values { job.task?.cancel() }
+        for job in downloadJobs.values { job.task?.cancel() }
+    }
+
+    // MARK: Render jobs
+
+    private func joinRenderJob(_ request: ThumbnailRequest, priority: RequestPriority) async throws -> CellBuffer {
+        if let job = renderJobs[request] {
+            counters.add(\.coalesced)
+            return try await subscribe(to: job, priority: priority) { self.removeRenderJob(job, request) }
+        }
+        let job = Job<CellBuffer>()
+        renderJobs[request] = job
+        job.task = Task {
+            let result: Result<CellBuffer, any Error>
+            do { result = .success(try await self.makeThumbnail(request, job: job)) } catch { result = .failure(error) }
+            self.finish(job, with: result) { self.removeRenderJob(job, request) }
+        }
+        return try await subscribe(to: job, priority: priority) { self.removeRenderJob(job, request) }
+    }
+
+    private func removeRenderJob(_ job: Job<CellBuffer>, _ request: ThumbnailRequest) {
+        if renderJobs[request] === job { renderJobs[request] = nil }
+    }
+
+    private func removeDownloadJob(_ job: Job<LoadedData>, _ url: URL) {
+        if downloadJobs[url] === job { downloadJobs[url] = nil }
+    }
+
+    private func makeThumbnail(_ request: ThumbnailRequest, job: Job<CellBuffer>) async throws -> CellBuffer {
+        let target = processing.decodeTarget(request)
+        let key = BitmapKey(url: request.url, target: target)
+        let image: DecodedImage
+        if let cached = bitmaps.value(for: key) {
+            counters.add(\.memoryHits)
+            image = cached
+        } else {
+            image = try await decodedImage(request, target: target, job: job)
+            bitmaps.set(image, for: key, cost: image.bitmap.pixels.count + 64)
+        }
+        try Task.checkCancellation()
+        let cells = await Self.render(image, request, with: processing)
+        counters.add(\.renders)
+        rendered.set(cells, for: request, cost: cells.cells.count * MemoryLayout<Cell>.stride + 64)
+        return cells
+    }
+
+    /// Downloads (or reads from a cache) and decodes. A disk cache entry that does not decode is discarded and the
+    /// image is fetched again, so a damaged cache file is never drawn.
+    private func decodedImage(_ request: ThumbnailRequest, target: PixelSize,
+                              job: Job<CellBuffer>) async throws -> DecodedImage {
+        let (data, fromDisk) = try await bytes(for: request.url)
+        try Task.checkCancellation()
+        do {
+            return try await decode(data.bytes, of: request.url, target: target)
+        } catch PipelineError.decode where fromDisk {
+            counters.add(\.diskEntriesDiscarded)
+            diskCache?.remove(request.url)
+            downloads.removeValue(for: request.url)
+            let (fresh, _) = try await bytes(for: request.url, skippingDisk: true)
+            try Task.checkCancellation()
+            return try await decode(fresh.bytes, of: request.url, target: target)
+        }
+    }
+
+    private func decode(_ bytes: [UInt8], of url: URL, target: PixelSize) async throws -> DecodedImage {
+        do {
+            return try await Self.decode(bytes, target: target, with: processing, counters: counters)
+        } catch let error as DecodeError {
+            throw PipelineError.decode(url: url, reason: error.description)
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw PipelineError.decode(url: url, reason: String(describing: error))
+        }
+    }
+
+    @concurrent
+    private static func decode(_ bytes: [UInt8], target: PixelSize, with processing: ImageProcessing,
+                               counters: PipelineCounters) async throws -> DecodedImage {
+        counters.add(\.decodes)
+        return try processing.decode(bytes, target)
+    }
+
+    @concurrent
+    private static func render(_ image: DecodedImage, _ request: ThumbnailRequest,
+                               with processing: ImageProcessing) async -> CellBuffer {
+        processing.render(image, request)
+    }
+
+    // MARK: Downloads
+
+    /// The bytes of a URL: from memory, from disk, or by joining or starting its download.
+    private func bytes(for url: URL, skippingDisk: Bool = false) async throws -> (LoadedData, fromDisk: Bool) {
+        if let data = downloads.value(for: url) {
+            counters.add(\.memoryHits)
+            return (data, false)
+        }
+        if !skippingDisk, let entry = diskCache?.entry(for: url) {
+            counters.add(\.diskHits)
+            let data = LoadedData(bytes: entry.bytes, contentType: entry.metadata.contentType,
+                                  etag: entry.metadata.etag, lastModified: entry.metadata.lastModified)
+            downloads.set(data, for: url, cost: data.bytes.count + 64)
+            return (data, true)
+        }
+        if let job = downloadJobs[url] {
+            counters.add(\.coalesced)
+            return (try await subscribe(to: job, priority: .prefetch) { self.removeDownloadJob(job, url) }, false)
+        }
+        let job = Job<LoadedData>()
+        downloadJobs[url] = job
+        job.task = Task {
+            let result: Result<LoadedData, any Error>
+            do { result = .success(try await self.download(url)) } catch { result = .failure(error) }
+            self.finish(job, with: result) { self.removeDownloadJob(job, url) }
+        }
+        return (try await subscribe(to: job, priority: .prefetch) { self.removeDownloadJob(job, url) }, false)
+    }
+
+    /// One download with its retries, each attempt waiting for a free download slot.
+    private func download(_ url: URL) async throws -> LoadedData {
+        let tally = ByteTally()
+        let counters = self.counters
+        var retry = 0
+        while true {
+            try await acquireDownloadSlot(for: url)
+            counters.downloadStarted()
+            let loader = self.loader, limits = configuration.limits
+            let result: Result<LoadedData, any Error>
+            do {
+                result = .success(try await loader.load(url, limits: limits) { n in
+                    tally.add(n)
+                    counters.add(\.bytesDownloaded, n)
+                })
+            } catch {
+                result = .failure(error)
+            }
+            counters.downloadEnded()
+            releaseDownloadSlot(for: url)
+            switch result {
+            case .success(let data):
+                downloads.set(data, for: url, cost: data.bytes.count + 64)
+                if !url.isFileURL { diskCache?.store(data, attribution: nil, for: url) }
+                return data
+            case .failure(let error as LoadError):
+                retry += 1
+                guard let delay = configuration.retry.delay(beforeRetry: retry, after: error) else {
+                    throw PipelineError.load(error)
+                }
+                counters.add(\.retries)
+                try await configuration.retry.sleep(delay)
+            case .failure(let error):
+                if error is CancellationError || Task.isCancelled {
+                    counters.add(\.downloadsCancelled)
+                    counters.add(\.bytesDiscarded, tally.total)
+                    throw CancellationError()
+                }
+                throw error
+            }
+        }
+    }
+
+    /// A download is as urgent as the most urgent request waiting for its URL.
+    private func priority(of url: URL) -> RequestPriority {
+        var best = RequestPriority.prefetch
+        for (request, job) in renderJobs where request.url == url { best = max(best, job.priority) }
+        return best
+    }
+
+    private func acquireDownloadSlot(for url: URL) async throws {
+        if downloadQueue.canStart(url) {
+            downloadQueue.start(url)
+            return
+        }
+        nextID += 1
+        let id = nextID
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+                downloadQueue.enqueue(.init(id: id, url: url, continuation: continuation))
+            }
+        } onCancel: {
+            Task { await self.stopWaiting(id) }
+        }
+    }
+
+    private func stopWaiting(_ id: Int) {
+        downloadQueue.remove(id: id)?.continuation.resume(throwing: CancellationError())
+    }
+
+    private func releaseDownloadSlot(for url: URL) {
+        downloadQueue.finish(url)
+        for waiter in downloadQueue.startWaiters(priority: priority(of:)) { waiter.continuation.resume() }
+    }
+
+    // MARK: Subscribers
+
+    /// Waits for a job's result as one of its subscribers. If the caller is cancelled it leaves at once with
+    /// `CancellationError`; the job is cancelled when its last subscriber leaves.
+    private func subscribe<Value: Sendable>(to job: Job<Value>, priority: RequestPriority,
+                                            onEmpty: @escaping () -> Void) async throws -> Value {
+        nextID += 1
+        let id = nextID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: CancellationError())
+                    if job.subscribers.isEmpty { job.task?.cancel(); onEmpty() }
+                    return
+                }
+                job.subscribers[id] = (priority, continuation)
+                leaving[id] = { [unowned job] in
+                    guard let subscriber = job.subscribers.removeValue(forKey: id) else { return }
+                    subscriber.continuation.resume(throwing: CancellationError())
+                    if job.subscribers.isEmpty {
+                        job.task?.cancel()
+                        onEmpty()
+                    }
+                }
+            }
+        } onCancel: {
+            Task { await self.leave(id) }
+        }
+    }
+
+    private func leave(_ id: Int) {
+        leaving.removeValue(forKey: id)?()
+    }
+
+    private func finish<Value: Sendable>(_ job: Job<Value>, with result: Result<Value, any Error>,
+                                         remove: () -> Void) {
+        remove()
+        let subscribers = job.subscribers
+        job.subscribers.removeAll()
+        for (id, subscriber) in subscribers {
+            leaving[id] = nil
+            subscriber.continuation.resume(with: result)
+        }
+    }
+}
