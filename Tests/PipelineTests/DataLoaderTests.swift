@@ -1,0 +1,369 @@
+import Foundation
+@testable import Pipeline
+import Synchronization
+import Testing
+import TestSupport
+
+/// The live loader against a real server on 127.0.0.1: what it returns, where it stops, and that cancelling the
+/// calling task closes the connection (seen from the server's side).
+@Suite struct DataLoaderTests {
+    let loader = DataLoader()
+    let image = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+
+    // MARK: Answers
+
+    @Test func okReturnsTheBytesAndValidatorsAndReportsEveryByte() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/a.png", .ok(image, contentType: "image/png", headers: [
+                "ETag": "\"v1\"", "Last-Modified": "Wed, 21 Oct 2015 07:28:00 GMT",
+            ]))
+            let chunks = ReceivedChunks()
+
+            let data = try await loader.load(server.url("/a.png"), limits: .default, received: chunks.record)
+
+            #expect(data.bytes == image)
+            #expect(data.contentType == "image/png")
+            #expect(data.etag == "\"v1\"")
+            #expect(data.lastModified == "Wed, 21 Oct 2015 07:28:00 GMT")
+            #expect(chunks.total == image.count)
+            #expect(server.requests(to: "/a.png").count == 1)
+        }
+    }
+
+    @Test func aChunkedBodyIsReadToTheEnd() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/chunked.png", TestHTTPServer.Reply(body: image, chunked: true))
+            let chunks = ReceivedChunks()
+
+            let data = try await loader.load(server.url("/chunked.png"), limits: .default, received: chunks.record)
+
+            #expect(data.bytes == image)
+            #expect(chunks.total == image.count)
+        }
+    }
+
+    @Test func notFoundIsAnHTTPStatusError() async throws {
+        try await TestHTTPServer.with { server in
+            let url = server.url("/missing.png")
+            await #expect(throws: LoadError.httpStatus(404, url: url, retryAfter: nil)) {
+                try await loader.load(url, limits: .default) { _ in }
+            }
+        }
+    }
+
+    @Test func serviceUnavailableCarriesItsRetryAfter() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/busy.png", .status(503, headers: ["Retry-After": "2"]))
+            let url = server.url("/busy.png")
+            await #expect(throws: LoadError.httpStatus(503, url: url, retryAfter: .seconds(2))) {
+                try await loader.load(url, limits: .default) { _ in }
+            }
+        }
+    }
+
+    @Test func retryAfterIsDeltaSecondsOrAnHTTPDate() {
+        let now = Date(timeIntervalSince1970: 1_445_412_480) // Wed, 21 Oct 2015 07:28:00 GMT
+        #expect(DataLoader.retryAfter("120", now: now) == .seconds(120))
+        #expect(DataLoader.retryAfter(" 0 ", now: now) == .seconds(0))
+        #expect(DataLoader.retryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now: now) == .seconds(30))
+        #expect(DataLoader.retryAfter("Wednesday, 21-Oct-15 07:29:00 GMT", now: now) == .seconds(60))
+        #expect(DataLoader.retryAfter("Wed Oct 21 07:28:10 2015", now: now) == .seconds(10))
+        #expect(DataLoader.retryAfter("Wed, 21 Oct 2015 07:00:00 GMT", now: now) == .zero, "a past date: no wait")
+        #expect(DataLoader.retryAfter("soon", now: now) == nil)
+        #expect(DataLoader.retryAfter("-5", now: now) == nil)
+        #expect(DataLoader.retryAfter(nil, now: now) == nil)
+    }
+
+    // MARK: Limits
+
+    @Test func aBodyOverTheLimitIsCutOffAtTheChunkThatPassesIt() async throws {
+        try await TestHTTPServer.with { server in
+            // Chunked: no Content-Length, so only counting the body can stop it.
+            server.serve("/big.png", TestHTTPServer.Reply(body: image, chunked: true))
+            let url = server.url("/big.png")
+            let chunks = ReceivedChunks()
+
+            await #expect(throws: LoadError.tooLarge(limit: 10_000, url: url)) {
+                try await loader.load(url, limits: LoadLimits(maxBytes: 10_000), received: chunks.record)
+            }
+
+            let sizes = chunks.sizes
+            #expect(sizes.dropLast().reduce(0, +) <= 10_000, "nothing is read after the chunk that passes the limit")
+            #expect(sizes.reduce(0, +) > 10_000)
+            #expect(sizes.reduce(0, +) < image.count)
+        }
+    }
+
+    @Test func aContentLengthOverTheLimitIsRefusedBeforeTheBody() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/big.png", .ok(image))
+            let url = server.url("/big.png")
+            let chunks = ReceivedChunks()
+
+            await #expect(throws: LoadError.tooLarge(limit: 10_000, url: url)) {
+                try await loader.load(url, limits: LoadLimits(maxBytes: 10_000), received: chunks.record)
+            }
+            #expect(chunks.total == 0)
+        }
+    }
+
+    @Test func fiveRedirectsAreFollowed() async throws {
+        try await TestHTTPServer.with { server in
+            Self.serveRedirectChain(on: server, prefix: "/five", hops: 5, body: image)
+
+            let data = try await loader.load(server.url("/five/0"), limits: .default) { _ in }
+
+            #expect(data.bytes == image)
+            #expect(server.requests.map(\.path) == (0...5).map { "/five/\($0)" })
+        }
+    }
+
+    @Test func aSixthRedirectIsNotFollowed() async throws {
+        try await TestHTTPServer.with { server in
+            Self.serveRedirectChain(on: server, prefix: "/six", hops: 6, body: image)
+            let url = server.url("/six/0")
+
+            await #expect(throws: LoadError.tooManyRedirects(limit: 5, url: url)) {
+                try await loader.load(url, limits: .default) { _ in }
+            }
+            #expect(server.requests(to: "/six/6").isEmpty)
+        }
+    }
+
+    @Test func aServerSlowerThanTheTimeoutTimesOut() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/slow.png", .ok(image).delayed(by: .seconds(30)))
+            let url = server.url("/slow.png")
+
+            await #expect(throws: LoadError.timedOut(after: .milliseconds(300), url: url)) {
+                try await loader.load(url, limits: LoadLimits(timeout: .milliseconds(300))) { _ in }
+            }
+        }
+    }
+
+    @Test func theTimeoutBoundsTheWholeRequestNotTheGapsBetweenChunks() async throws {
+        try await TestHTTPServer.with { server in
+            // A chunk every 50 ms: never idle for long, but 25 s in all.
+            server.serve("/trickle.png", .ok(image).paced(chunkSize: 200, interval: .milliseconds(50)))
+            let url = server.url("/trickle.png")
+            let chunks = ReceivedChunks()
+
+            await #expect(throws: LoadError.timedOut(after: .milliseconds(500), url: url)) {
+                try await loader.load(url, limits: LoadLimits(timeout: .milliseconds(500)), received: chunks.record)
+            }
+            #expect(chunks.total > 0)
+            #expect(await server.waitForClientClose(of: "/trickle.png"))
+        }
+    }
+
+    // MARK: Connection failures
+
+    @Test func aRefusedConnectionIsAConnectionError() async throws {
+        // A port that was just free: the server that had it is stopped.
+        let server = try await TestHTTPServer.start()
+        let url = server.url("/a.png")
+        await server.stop()
+
+        let error = await #expect(throws: LoadError.self) {
+            try await loader.load(url, limits: .default) { _ in }
+        }
+        guard case .connection(let reason, let failedURL) = error else {
+            Issue.record("expected a connection error, got \(String(describing: error))")
+            return
+        }
+        #expect(failedURL == url)
+        #expect(reason == "connection refused")
+    }
+
+    @Test func aConnectionDroppedMidBodyIsAConnectionError() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/cut.png", .ok(image).dropped(after: 5_000))
+            let url = server.url("/cut.png")
+
+            let error = await #expect(throws: LoadError.self) {
+                try await loader.load(url, limits: .default) { _ in }
+            }
+            guard case .connection(let reason, _) = error else {
+                Issue.record("expected a connection error, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.hasPrefix("the connection broke before the whole response arrived"), "\(reason)")
+            #expect(server.requests(to: "/cut.png").map(\.outcome) == [.droppedByServer])
+        }
+    }
+
+    @Test func anUnknownSchemeIsRefused() async {
+        let url = URL(string: "ftp://example.com/a.png")!
+        await #expect(throws: LoadError.unsupportedScheme(url: url)) {
+            try await loader.load(url, limits: .default) { _ in }
+        }
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancellingTheTaskMidBodyClosesTheConnection() async throws {
+        try await TestHTTPServer.with { server in
+            // 100 kB at 2 kB every 100 ms: about 5 s, far longer than the test waits.
+            server.serve("/slow.png", .ok(image).paced(chunkSize: 2_000, interval: .milliseconds(100)))
+            let chunks = ReceivedChunks()
+            let loader = loader
+            let url = server.url("/slow.png")
+            let load = Task { try await loader.load(url, limits: .default, received: chunks.record) }
+
+            #expect(await chunks.wait { $0 > 0 }, "the body started arriving")
+            load.cancel()
+
+            await #expect(throws: CancellationError.self) { try await load.value }
+            #expect(await server.waitForClientClose(of: "/slow.png"), "the server saw the client close the connection")
+            #expect(chunks.total < image.count)
+        }
+    }
+
+    @Test func aTaskCancelledBeforeItStartsSendsNoRequest() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/a.png", .ok(image))
+            let loader = loader
+            let url = server.url("/a.png")
+            let load = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await loader.load(url, limits: .default) { _ in }
+            }
+            await #expect(throws: CancellationError.self) { try await load.value }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func concurrentLoadsEachGetTheirOwnBytes() async throws {
+        try await TestHTTPServer.with { server in
+            for i in 0..<12 { server.serve("/\(i).png", .ok(Array(repeating: UInt8(i), count: 10_000 + i))) }
+            let loader = loader
+            let urls = (0..<12).map { server.url("/\($0).png") }
+
+            let results = try await withThrowingTaskGroup(of: (Int, LoadedData).self) { group in
+                for (i, url) in urls.enumerated() {
+                    group.addTask { (i, try await loader.load(url, limits: .default) { _ in }) }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+
+            for i in 0..<12 { #expect(results[i]?.bytes == Array(repeating: UInt8(i), count: 10_000 + i)) }
+        }
+    }
+
+    // MARK: Files
+
+    @Test func aFileIsReadWhole() async throws {
+        let file = try TemporaryFile(bytes: image)
+        let chunks = ReceivedChunks()
+
+        let data = try await loader.load(file.url, limits: .default, received: chunks.record)
+
+        #expect(data.bytes == image)
+        #expect(chunks.total == image.count)
+    }
+
+    @Test func aMissingFileIsUnreadable() async throws {
+        let url = URL(fileURLWithPath: "/nonexistent/thumbtable/\(UUID().uuidString).png")
+        await #expect(throws: LoadError.unreadableFile(path: url.path, reason: "no such file")) {
+            try await loader.load(url, limits: .default) { _ in }
+        }
+    }
+
+    @Test func aFolderIsUnreadable() async throws {
+        let url = FileManager.default.temporaryDirectory
+        await #expect(throws: LoadError.unreadableFile(path: url.path, reason: "it is a folder, not an image file")) {
+            try await loader.load(url, limits: .default) { _ in }
+        }
+    }
+
+    @Test func aFileOverTheLimitIsRefused() async throws {
+        let file = try TemporaryFile(bytes: image)
+        let chunks = ReceivedChunks()
+        await #expect(throws: LoadError.tooLarge(limit: 1_000, url: file.url)) {
+            try await loader.load(file.url, limits: LoadLimits(maxBytes: 1_000), received: chunks.record)
+        }
+        #expect(chunks.total == 0)
+    }
+
+    // MARK: Helpers
+
+    /// `prefix/0` redirects to `prefix/1`, … up to `prefix/hops`, which answers with `body`.
+    static func serveRedirectChain(on server: TestHTTPServer, prefix: String, hops: Int, body: [UInt8]) {
+        for i in 0..<hops { server.serve("\(prefix)/\(i)", .redirect(to: "\(prefix)/\(i + 1)")) }
+        server.serve("\(prefix)/\(hops)", .ok(body))
+    }
+}
+
+/// The chunk sizes a loader reported, and a way to wait for them.
+final class ReceivedChunks: Sendable {
+    private struct Waiter {
+        var id: Int
+        var condition: @Sendable (Int) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+    private struct State {
+        var sizes: [Int] = []
+        var waiters: [Waiter] = []
+        var nextID = 0
+    }
+    private let state = Mutex(State())
+
+    var sizes: [Int] { state.withLock { $0.sizes } }
+    var total: Int { sizes.reduce(0, +) }
+
+    /// Pass as the loader's `received`.
+    var record: @Sendable (Int) -> Void {
+        { [self] size in
+            let woken = state.withLock { state -> [Waiter] in
+                state.sizes.append(size)
+                let total = state.sizes.reduce(0, +)
+                var woken: [Waiter] = []
+                state.waiters.removeAll { waiter in
+                    guard waiter.condition(total) else { return false }
+                    woken.append(waiter)
+                    return true
+                }
+                return woken
+            }
+            for waiter in woken { waiter.continuation.resume(returning: true) }
+        }
+    }
+
+    /// Waits until the total received satisfies `condition`: woken by each chunk, false after `timeout` (a safety
+    /// net, not a measurement).
+    func wait(timeout: Duration = .seconds(20), _ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let id = state.withLock { state -> Int? in
+                if condition(state.sizes.reduce(0, +)) { return nil }
+                state.nextID += 1
+                state.waiters.append(Waiter(id: state.nextID, condition: condition, continuation: continuation))
+                return state.nextID
+            }
+            guard let id else { return continuation.resume(returning: true) }
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                self?.expire(id)
+            }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        let expired = state.withLock { state -> Waiter? in
+            guard let i = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: i)
+        }
+        expired?.continuation.resume(returning: false)
+    }
+}
+
+/// A file in the temporary folder, deleted when this goes away.
+final class TemporaryFile {
+    let url: URL
+
+    init(bytes: [UInt8]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("thumbtable-\(UUID().uuidString).png")
+        try Data(bytes).write(to: url)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
