@@ -1,3 +1,361 @@
+import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
 
-// Placeholder: the disk cache is being written (see the pipeline issue).
+/// The cache of downloaded image bytes on disk, kept across runs.
+///
+/// One file per URL, named by the SHA-256 of the URL (`<key>.entry`), holding a magic number, a length-prefixed
+/// JSON header (`Metadata`: the URL, validators, attribution, size and checksum of the bytes) and then the bytes:
+/// no sidecar that can get out of step. A write goes to a temporary file in the same folder and is renamed into
+/// place, so a reader sees the old entry or the new one, never half of one. An entry that does not check out
+/// (truncated, garbage, checksum mismatch, another URL's) is deleted and reported as absent, so it is fetched
+/// again rather than drawn as garbage.
+///
+/// The folder is kept under `sizeLimit` by deleting the least recently used entries (a hit refreshes an entry's
+/// modification time). The total is kept as a running count, so a store only scans the folder when the count is
+/// unknown (the first store) or over the limit; a sweep then trims to 90 % of the limit, so that a full cache is
+/// not scanned again at every store.
+public final class DiskCache: Sendable {
+    /// What is known about an entry's bytes.
+    public struct Metadata: Codable, Sendable, Equatable {
+        /// `absoluteString` of the URL the bytes came from.
+        public var url: String
+        public var contentType: String?
+        public var etag: String?
+        public var lastModified: String?
+        /// Who the image is credited to, shown with it.
+        public var attribution: String?
+        public var byteCount: Int
+        /// Lowercase hex SHA-256 of the bytes.
+        public var sha256: String
+        /// When the entry was written, to the second.
+        public var storedAt: Date
+
+        public init(url: String, contentType: String?, etag: String?, lastModified: String?, attribution: String?,
+                    byteCount: Int, sha256: String, storedAt: Date) {
+            self.url = url
+            self.contentType = contentType
+            self.etag = etag
+            self.lastModified = lastModified
+            self.attribution = attribution
+            self.byteCount = byteCount
+            self.sha256 = sha256
+            self.storedAt = storedAt
+        }
+    }
+
+    /// A cached image: its bytes and what is known about them.
+    public struct Entry: Sendable, Equatable {
+        public var bytes: [UInt8]
+        public var metadata: Metadata
+
+        /// The bytes and validators as a loader would have returned them.
+        public var loadedData: LoadedData {
+            LoadedData(bytes: bytes, contentType: metadata.contentType, etag: metadata.etag,
+                       lastModified: metadata.lastModified)
+        }
+    }
+
+    /// What `thumbtable cache stats` shows.
+    public struct Stats: Sendable, Equatable {
+        public var directory: URL
+        public var entries: Int
+        /// The size of the entry files, headers included.
+        public var bytes: Int
+        public var limit: Int
+        /// Stores that failed since this cache was opened, and why the last one did.
+        public var failedWrites: Int
+        public var lastWriteError: DiskCache.Error?
+    }
+
+    /// Why the cache cannot be used or could not keep an entry, with what to do about it.
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        /// The folder cannot be created, or is not a writable folder.
+        case unusableDirectory(path: String, reason: String)
+        /// An entry could not be written (a full disk, say); the cache goes on without it.
+        case writeFailed(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .unusableDirectory(let path, let reason):
+                "cannot use \(path) as the image cache: \(reason); choose another folder with --cache-dir, "
+                    + "or run with --no-disk-cache"
+            case .writeFailed(let path, let reason):
+                "cannot write to the image cache in \(path): \(reason); images are still shown but not kept"
+            }
+        }
+    }
+
+    public let directory: URL
+    public let sizeLimit: Int
+
+    private struct State {
+        /// The size of all entry files, or nil until the folder is scanned.
+        var totalBytes: Int?
+        var failedWrites = 0
+        var lastWriteError: DiskCache.Error?
+    }
+
+    private let state = Mutex(State())
+
+    /// Opens (creating if needed) the cache in `directory`.
+    public init(directory: URL, sizeLimit: Int = 200 << 20) throws(DiskCache.Error) {
+        self.directory = directory.standardizedFileURL
+        self.sizeLimit = sizeLimit
+        let path = self.directory.path
+        do {
+            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        } catch {
+            throw .unusableDirectory(path: path, reason: fileErrorReason(error))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .unusableDirectory(path: path, reason: "it is not a folder")
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw .unusableDirectory(path: path, reason: "permission denied")
+        }
+    }
+
+    /// `$XDG_CACHE_HOME/thumbtable` when that variable holds an absolute path (the XDG spec ignores relative
+    /// ones), else `~/.cache/thumbtable`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("thumbtable", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".cache", isDirectory: true)
+            .appendingPathComponent("thumbtable", isDirectory: true)
+    }
+
+    /// The name of a URL's entry: the lowercase hex SHA-256 of `url.absoluteString`.
+    public static func key(for url: URL) -> String {
+        hex(SHA256.hash(data: Array(url.absoluteString.utf8)))
+    }
+
+    /// The file that holds the entry for `url`.
+    public func fileURL(for url: URL) -> URL {
+        directory.appendingPathComponent(Self.key(for: url) + Self.entrySuffix)
+    }
+
+    // MARK: Reading
+
+    /// The cached entry for `url`, or nil. An entry that does not check out is deleted. A hit refreshes the
+    /// entry's last use, for the LRU sweep.
+    public func entry(for url: URL) -> Entry? {
+        let path = fileURL(for: url).path
+        guard let before = try? FileManager.default.attributesOfItem(atPath: path),
+              let contents = FileManager.default.contents(atPath: path)
+        else { return nil }
+        guard let entry = Self.decode(Array(contents), url: url) else {
+            discard(path: path, ifStill: before)
+            return nil
+        }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+        return entry
+    }
+
+    /// Deletes a corrupt entry, unless a store replaced it since it was read (then it is another file).
+    private func discard(path: String, ifStill read: [FileAttributeKey: Any]) {
+        state.withLock { state in
+            guard let now = try? FileManager.default.attributesOfItem(atPath: path),
+                  Self.inode(now) == Self.inode(read), unlink(path) == 0
+            else { return }
+            state.totalBytes? -= Self.size(now)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Keeps `data` as the entry for `url`, replacing any older entry atomically.
+    ///
+    /// - Returns: why it could not be kept, or nil when it was. Either way the cache stays usable, and `stats()`
+    ///   counts the failures: a full disk means no caching, not an error for the caller.
+    @discardableResult
+    public func store(_ data: LoadedData, attribution: String?, for url: URL) -> DiskCache.Error? {
+        let metadata = Metadata(
+            url: url.absoluteString, contentType: data.contentType, etag: data.etag, lastModified: data.lastModified,
+            attribution: attribution, byteCount: data.bytes.count, sha256: Self.hex(SHA256.hash(data: data.bytes)),
+            storedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let file = Self.encode(metadata, bytes: data.bytes)
+        // An entry over the whole limit would be swept at once.
+        guard file.count <= sizeLimit else { return nil }
+
+        let destination = fileURL(for: url)
+        let temporary = directory.appendingPathComponent(
+            "." + destination.lastPathComponent + "." + UUID().uuidString + Self.temporarySuffix)
+        do {
+            try Data(file).write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return noteFailure(.writeFailed(path: directory.path, reason: fileErrorReason(error)))
+        }
+        // Renaming, counting and sweeping under the lock keeps the running total true to the folder.
+        let failure = state.withLock { state -> DiskCache.Error? in
+            let replaced = (try? FileManager.default.attributesOfItem(atPath: destination.path)).map(Self.size) ?? 0
+            guard rename(temporary.path, destination.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary.path)
+                return .writeFailed(path: directory.path, reason: reason)
+            }
+            if state.totalBytes == nil {
+                state.totalBytes = scan().reduce(0) { $0 + $1.size }
+            } else {
+                state.totalBytes! += file.count - replaced
+            }
+            if state.totalBytes! > sizeLimit { sweep(&state, target: sizeLimit / 10 * 9) }
+            return nil
+        }
+        return failure.map(noteFailure)
+    }
+
+    private func noteFailure(_ error: DiskCache.Error) -> DiskCache.Error {
+        state.withLock { state in
+            state.failedWrites += 1
+            state.lastWriteError = error
+        }
+        return error
+    }
+
+    /// Deletes the entry for `url`, if there is one.
+    public func remove(_ url: URL) {
+        let path = fileURL(for: url).path
+        state.withLock { state in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), unlink(path) == 0
+            else { return }
+            state.totalBytes? -= Self.size(attributes)
+        }
+    }
+
+    /// Deletes every entry (and any temporary file), leaving the folder and files that are not the cache's.
+    public func removeAll() {
+        state.withLock { state in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for name in names where Self.isEntryName(name) || Self.isTemporaryName(name) {
+                unlink(directory.appendingPathComponent(name).path)
+            }
+            state.totalBytes = 0
+        }
+    }
+
+    /// Counts the entries and their size (scanning the folder, so it sees other processes' writes too).
+    public func stats() -> Stats {
+        state.withLock { state in
+            let entries = scan()
+            let bytes = entries.reduce(0) { $0 + $1.size }
+            state.totalBytes = bytes
+            return Stats(directory: directory, entries: entries.count, bytes: bytes, limit: sizeLimit,
+                         failedWrites: state.failedWrites, lastWriteError: state.lastWriteError)
+        }
+    }
+
+    // MARK: Sweeping
+
+    private struct ScannedEntry {
+        var path: String
+        var size: Int
+        var lastUse: Date
+    }
+
+    /// The entry files in the folder. Temporary files older than an hour are left over from a crash and deleted
+    /// (a younger one may be another process's write in progress).
+    private func scan() -> [ScannedEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let staleBefore = Date(timeIntervalSinceNow: -3600)
+        var entries: [ScannedEntry] = []
+        for name in names {
+            let path = directory.appendingPathComponent(name).path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
+            let lastUse = attributes[.modificationDate] as? Date ?? .distantPast
+            if Self.isEntryName(name) {
+                entries.append(ScannedEntry(path: path, size: Self.size(attributes), lastUse: lastUse))
+            } else if Self.isTemporaryName(name), lastUse < staleBefore {
+                unlink(path)
+            }
+        }
+        return entries
+    }
+
+    /// Deletes least recently used entries until the total is at most `target`.
+    private func sweep(_ state: inout State, target: Int) {
+        let entries = scan().sorted { $0.lastUse < $1.lastUse }
+        var total = entries.reduce(0) { $0 + $1.size }
+        for entry in entries where total > target {
+            if unlink(entry.path) == 0 { total -= entry.size }
+        }
+        state.totalBytes = total
+    }
+
+    // MARK: The file format
+
+    private static let magic = Array("TTCACHE1".utf8)
+    private static let entrySuffix = ".entry"
+    private static let temporarySuffix = ".tmp"
+    /// A header longer than this is garbage, not a long URL.
+    private static let maxHeaderLength = 1 << 20
+
+    private static func isEntryName(_ name: String) -> Bool {
+        name.hasSuffix(entrySuffix) && !name.hasPrefix(".")
+    }
+
+    private static func isTemporaryName(_ name: String) -> Bool {
+        // ".<key>.entry.<UUID>.tmp"
+        name.hasPrefix(".") && name.hasSuffix(temporarySuffix) && name.contains(entrySuffix + ".")
+    }
+
+    /// magic, header length (UInt32, big-endian), JSON header, bytes.
+    static func encode(_ metadata: Metadata, bytes: [UInt8]) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .secondsSince1970
+        // Encoding a struct of strings, numbers and a date cannot fail.
+        let header = Array(try! encoder.encode(metadata))
+        var file = magic
+        file.reserveCapacity(magic.count + 4 + header.count + bytes.count)
+        let length = UInt32(header.count)
+        file += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        file += header
+        file += bytes
+        return file
+    }
+
+    /// The entry in `file` if it is whole, for `url`, and its bytes match their checksum; else nil.
+    static func decode(_ file: [UInt8], url: URL) -> Entry? {
+        let headerStart = magic.count + 4
+        guard file.count >= headerStart, file.starts(with: magic) else { return nil }
+        let length = file[magic.count..<headerStart].reduce(0) { $0 << 8 | Int($1) }
+        guard length > 0, length <= maxHeaderLength, headerStart + length <= file.count else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        guard let metadata = try? decoder.decode(Metadata.self, from: Data(file[headerStart..<headerStart + length])),
+              metadata.url == url.absoluteString
+        else { return nil }
+        let bytes = file[(headerStart + length)...]
+        guard bytes.count == metadata.byteCount, hex(SHA256.hash(data: bytes)) == metadata.sha256 else { return nil }
+        return Entry(bytes: Array(bytes), metadata: metadata)
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(SHA256.byteCount * 2)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func size(_ attributes: [FileAttributeKey: Any]) -> Int {
+        (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    private static func inode(_ attributes: [FileAttributeKey: Any]) -> UInt64? {
+        (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+    }
+}
