@@ -172,7 +172,8 @@ public final class DiskCache: Sendable {
 
     // MARK: Writing
 
-    /// Keeps `data` as the entry for `url`, replacing any older entry atomically.
+    /// Keeps `data` as the entry for `url`, replacing any older entry atomically. An entry larger than the whole
+    /// size limit is not kept (it would be swept at once).
     ///
     /// - Returns: why it could not be kept, or nil when it was. Either way the cache stays usable, and `stats()`
     ///   counts the failures: a full disk means no caching, not an error for the caller.

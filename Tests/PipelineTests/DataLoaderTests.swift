@@ -367,3 +367,71 @@ final class TemporaryFile {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// The test server's own promises, seen through the live loader.
+@Suite struct TestHTTPServerTests {
+    let loader = DataLoader()
+
+    @Test func repliesInTurnThenTheLastOneAgain() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/flaky.png", replies: [.status(503), .text("ok")])
+            let url = server.url("/flaky.png")
+
+            await #expect(throws: LoadError.httpStatus(503, url: url, retryAfter: nil)) {
+                try await loader.load(url, limits: .default) { _ in }
+            }
+            let second = try await loader.load(url, limits: .default) { _ in }
+            let third = try await loader.load(url, limits: .default) { _ in }
+            #expect(second.bytes == Array("ok".utf8))
+            #expect(third.bytes == Array("ok".utf8))
+            #expect(server.requests(to: "/flaky.png").map(\.attempt) == [1, 2, 3])
+        }
+    }
+
+    @Test func aDirectoryIsServedWithContentTypesAndNothingOutsideIt() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"),
+                                                withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data([1, 2, 3]).write(to: directory.appendingPathComponent("sub/a.png"))
+        try Data("{}".utf8).write(to: directory.appendingPathComponent("catalog.json"))
+
+        try await TestHTTPServer.with { server in
+            server.serveDirectory(directory, at: "/files")
+
+            let png = try await loader.load(server.url("/files/sub/a.png"), limits: .default) { _ in }
+            #expect(png.bytes == [1, 2, 3])
+            #expect(png.contentType == "image/png")
+            let json = try await loader.load(server.url("/files/catalog.json"), limits: .default) { _ in }
+            #expect(json.contentType == "application/json")
+            for missing in ["/files/none.png", "/files/sub", "/files/../etc/passwd", "/elsewhere/a.png"] {
+                await #expect(throws: LoadError.self, "\(missing)") {
+                    try await loader.load(server.url(missing), limits: .default) { _ in }
+                }
+            }
+        }
+    }
+
+    @Test func withLatencyEveryRequestIsStillAnswered() async throws {
+        try await TestHTTPServer.with(latency: .milliseconds(1) ... .milliseconds(30), seed: 42) { server in
+            for i in 0..<8 { server.serve("/\(i).png", .ok([UInt8(i)])) }
+            let loader = loader
+            let urls = (0..<8).map { server.url("/\($0).png") }
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (i, url) in urls.enumerated() {
+                    group.addTask {
+                        let data = try await loader.load(url, limits: .default) { _ in }
+                        #expect(data.bytes == [UInt8(i)])
+                    }
+                }
+                try await group.waitForAll()
+            }
+
+            #expect(await server.waitForRequests(to: "/7.png"))
+            #expect(server.requests.count == 8)
+            #expect(await server.waitUntilIdle())
+            #expect(server.requests.allSatisfy { $0.outcome == .completed })
+        }
+    }
+}

@@ -10,12 +10,15 @@ import Synchronization
 /// records every request so a test can assert on what reached the network and wait for it without sleeping.
 ///
 /// ```swift
-/// let server = try await TestHTTPServer.start()
-/// defer { Task { await server.stop() } }   // or `await server.stop()` at the end of the test
-/// server.serve("/a.png", .ok(png, contentType: "image/png"))
-/// … load server.url("/a.png") …
-/// #expect(server.requests(to: "/a.png").count == 1)
+/// try await TestHTTPServer.with { server in          // stopped on every way out
+///     server.serve("/a.png", .ok(png, contentType: "image/png"))
+///     … load server.url("/a.png") …
+///     #expect(server.requests(to: "/a.png").count == 1)
+/// }
 /// ```
+///
+/// `start()` and `stop()` are there for a test that keeps a server across steps (an end-to-end test pointing the
+/// `thumbtable` binary at `baseURL`).
 ///
 /// Built on FlyingFox; a reply's body goes through a sequence this server controls, which is how it paces a body,
 /// drops a connection mid-body, and learns that a client went away (its next writes fail, so FlyingFox stops asking
