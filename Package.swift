@@ -68,7 +68,7 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
-            "Cells", "Items", "Table", .product(name: "FlyingFox", package: "FlyingFox"),
+            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", .product(name: "FlyingFox", package: "FlyingFox"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
@@ -79,6 +79,9 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt",
             .product(name: "FlyingFox", package: "FlyingFox"),
+        ]),
+        .testTarget(name: "ReuseSimulationTests", dependencies: [
+            "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]

@@ -1,0 +1,119 @@
+import App
+import Cells
+import Foundation
+import Items
+@testable import Pipeline
+import Table
+import TestSupport
+import Testing
+import TextArt
+
+/// Thousands of random scroll sequences against the real table, slots and pipeline, with a loader whose downloads
+/// finish in an order the random generator picks (the "latency"). After each sequence settles, every visible row
+/// shows its own image, no late result painted a reused slot, and the pool never grew past the screen.
+@MainActor
+@Suite struct ReuseSimulationTests {
+    /// A small, seedable generator (SplitMix64), so a failing sequence can be replayed from its seed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: 0..<4)
+    func everyVisibleRowEndsWithItsOwnImage(batch: Int) async throws {
+        // 4 batches of 300 sequences: 1,200 random sequences in all, each with its own seed.
+        for seed in (batch * 300)..<((batch + 1) * 300) {
+            try await runSequence(seed: UInt64(seed))
+        }
+    }
+
+    func runSequence(seed: UInt64) async throws {
+        var random = SeededGenerator(state: seed)
+        let loader = FakeDataLoader()
+        let pipeline = ImagePipeline(
+            configuration: .init(maxDownloads: Int.random(in: 1...6, using: &random),
+                                 maxDownloadsPerHost: Int.random(in: 1...6, using: &random),
+                                 memoryCacheBytes: [0, 4096, 1 << 20].randomElement(using: &random)!),
+            loader: loader, processing: .fake)
+        let options = TextArtOptions(mode: .ascii, color: .none)
+        let source = FakeItemSource(count: 200, pageSize: 50)
+        let table = TableController(source: source, loader: PipelineThumbnailLoader(pipeline: pipeline, options: options),
+                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 60, rows: 24)
+        table.start()
+        #expect(await waiter.until { table.items.count >= 50 }, "seed \(seed): the first page arrives")
+        let screenRows = table.visibleRows.count
+
+        for _ in 0..<40 {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0...3: table.move(by: Int.random(in: -6...6, using: &random))
+            case 4: table.page(by: Bool.random(using: &random) ? 1 : -1)
+            case 5: Bool.random(using: &random) ? table.goEnd() : table.goHome()
+            case 6: table.retrySelected()
+            default:
+                // Some downloads finish, in random order: this is the latency.
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let pending = loader.pendingURLs
+                    guard let url = pending.randomElement(using: &random) else { break }
+                    loader.answer(url)
+                }
+            }
+            table.layoutRows()
+            for _ in 0..<Int.random(in: 0...3, using: &random) { await Task.yield() }
+        }
+
+        loader.answerEverything()
+        let settled = await waiter.until {
+            table.layoutRows()
+            return table.visibleRows.allSatisfy { row in
+                guard let index = table.itemIndex(forRow: row) else { return true }
+                if case .loaded = table.pool.slot(forItem: index)?.thumbnail { return true }
+                return false
+            }
+        }
+        #expect(settled, "seed \(seed): every visible row finished loading")
+        for row in table.visibleRows {
+            guard let index = table.itemIndex(forRow: row), let slot = table.pool.slot(forItem: index) else { continue }
+            guard case .loaded(let picture) = slot.thumbnail else { continue }
+            let shown = String(picture.plainText.prefix { $0 != "\n" }.reversed().drop { $0 == "." }.reversed())
+            #expect(shown == "\(index).png", "seed \(seed): row \(index) shows \(shown)")
+        }
+        #expect(table.pool.counters.wrongPaints == 0, "seed \(seed)")
+        #expect(table.pool.slots.count <= screenRows + 2 + 1, "seed \(seed): the pool stays the size of the screen")
+        table.cancelAll()
+        await pipeline.cancelAll()
+    }
+
+    @Test func scrollingAwayCancelsDownloadsAndLateResultsAreDropped() async throws {
+        let loader = FakeDataLoader()
+        let pipeline = ImagePipeline(configuration: .init(maxDownloads: 6, maxDownloadsPerHost: 6), loader: loader,
+                                     processing: .fake)
+        let table = TableController(
+            source: FakeItemSource(count: 200, pageSize: 200),
+            loader: PipelineThumbnailLoader(pipeline: pipeline, options: TextArtOptions(mode: .ascii, color: .none)),
+            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2, prefetch: false))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 60, rows: 24)
+        table.start()
+        #expect(await waiter.until { table.items.count == 200 })
+        table.layoutRows()
+        let firstScreen = table.visibleRows.count
+        #expect(firstScreen <= 6, "every row on screen downloads at once")
+        #expect(await loader.waitForStarts(firstScreen))
+        // Jump far away: every slot is reused, so every download of the first screen is cancelled at the loader.
+        table.goEnd()
+        table.layoutRows()
+        #expect(await loader.waitUntil { $0.cancelled.count >= firstScreen })
+        #expect(Set(loader.cancelled.map(\.lastPathComponent)) == Set((0..<firstScreen).map { "\($0).png" }))
+        #expect(pipeline.counters.snapshot.requestsCancelled >= firstScreen)
+        #expect(table.pool.counters.wrongPaints == 0)
+        table.cancelAll()
+    }
+}
