@@ -68,7 +68,8 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
-            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", .product(name: "FlyingFox", package: "FlyingFox"),
+            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels",
+            .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
@@ -79,6 +80,7 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt",
             .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "FlyingSocks", package: "FlyingFox"),
         ]),
         .testTarget(name: "ReuseSimulationTests", dependencies: [
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport",

@@ -6,7 +6,7 @@ struct ThumbTableCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbtable",
         abstract: "Browse lists with image thumbnails in the terminal.",
-        subcommands: [DemoCommand.self, RenderCommand.self],
+        subcommands: [DemoCommand.self, RenderCommand.self, BrowseCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 }

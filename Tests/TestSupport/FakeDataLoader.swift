@@ -19,18 +19,18 @@ public final class FakeDataLoader: DataLoading, @unchecked Sendable {
         public var pending: [Pending] = []
         public var started: [URL] = []
         public var cancelled: [URL] = []
+        var answersAtOnce = false
         var cancelledIDs: Set<Int> = []
         var waiters: [(id: UUID, condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
     }
     private let lock = NSLock()
     private var _state = State()
-    private let answersAtOnce = Mutex(false)
 
     public init() {}
 
     /// From now on, answers every load at once (the pending ones too): to let a simulation settle.
     public func answerEverything() {
-        answersAtOnce.withLock { $0 = true }
+        withState { $0.answersAtOnce = true }
         while !pendingURLs.isEmpty { answer() }
     }
 
@@ -39,24 +39,26 @@ public final class FakeDataLoader: DataLoading, @unchecked Sendable {
     public var pendingURLs: [URL] { withState { $0.pending.map(\.url) } }
 
     public func load(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws -> LoadedData {
-        if answersAtOnce.withLock({ $0 }) {
-            try Task.checkCancellation()
-            received(url.absoluteString.utf8.count)
-            return LoadedData(bytes: Array(url.absoluteString.utf8))
-        }
         let id = withState { s in
             s.nextID += 1
             return s.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let alreadyCancelled = update { s in
+                // Deciding under the lock: a load that starts while `answerEverything` drains is never left waiting.
+                enum Outcome { case wait, cancelled, answered }
+                let outcome = update { s -> Outcome in
                     s.started.append(url)
-                    if s.cancelledIDs.contains(id) { return true }
+                    if s.cancelledIDs.contains(id) { return .cancelled }
+                    if s.answersAtOnce { return .answered }
                     s.pending.append(Pending(id: id, url: url, continuation: continuation))
-                    return false
+                    return .wait
                 }
-                if alreadyCancelled { continuation.resume(throwing: CancellationError()) }
+                switch outcome {
+                case .wait: break
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .answered: continuation.resume(returning: LoadedData(bytes: Array(url.absoluteString.utf8)))
+                }
             }
         } onCancel: {
             let continuation = update { s -> CheckedContinuation<LoadedData, any Error>? in

@@ -1,0 +1,164 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Items
+
+/// Any paged JSON API, read by dotted key paths: where the list of items is, and where each item keeps its title,
+/// subtitle and image URLs. The next page is found by a `next` URL in the body, or by counting pages with a page
+/// parameter. Relative URLs are resolved against the page's URL.
+public struct JSONAPISource: ItemSource {
+    /// Where things are in the JSON. A key path is dotted (`data.children`); a number indexes an array; an empty
+    /// path is the body itself.
+    public struct KeyPaths: Sendable {
+        public var items: String
+        public var title: String
+        public var subtitle: String?
+        public var image: String?
+        public var thumbnail: String?
+        public var next: String?
+        public var pageParameter: String?
+        public var limitParameter: String?
+        public var limit: Int
+
+        public init(items: String, title: String, subtitle: String? = nil, image: String? = nil,
+                    thumbnail: String? = nil, next: String? = nil, pageParameter: String? = nil,
+                    limitParameter: String? = nil, limit: Int = 20) {
+            self.items = items
+            self.title = title
+            self.subtitle = subtitle
+            self.image = image
+            self.thumbnail = thumbnail
+            self.next = next
+            self.pageParameter = pageParameter
+            self.limitParameter = limitParameter
+            self.limit = limit
+        }
+    }
+
+    public let url: URL
+    public let keyPaths: KeyPaths
+    public let name: String
+    public let attribution: String
+    private let timeout: TimeInterval
+
+    public init(url: URL, keyPaths: KeyPaths, timeout: TimeInterval = 15) {
+        self.url = url
+        self.keyPaths = keyPaths
+        self.timeout = timeout
+        let host = url.host ?? url.absoluteString
+        name = "JSON API · \(host)"
+        attribution = "All images from \(host), as its API lists them"
+    }
+
+    public var firstPage: PageCursor {
+        keyPaths.pageParameter == nil ? .url(url) : .number(1)
+    }
+
+    public func page(at cursor: PageCursor) async throws -> ItemPage {
+        let pageURL: URL
+        switch cursor {
+        case .url(let next): pageURL = next
+        case .number(let number): pageURL = numberedPageURL(number)
+        case .offset: throw ItemSourceError("this source has no page \(cursor)")
+        }
+        let body = try await fetch(pageURL)
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        } catch {
+            throw ItemSourceError("\(pageURL.absoluteString) did not answer with JSON: "
+                                  + String(decoding: body.prefix(60), as: UTF8.self))
+        }
+        guard let found = Self.value(at: keyPaths.items, in: json) else {
+            throw ItemSourceError("\(pageURL.absoluteString) has no \"\(keyPaths.items)\" (the --items key path)")
+        }
+        guard let list = found as? [Any] else {
+            throw ItemSourceError("\"\(keyPaths.items)\" in \(pageURL.absoluteString) is not a list of items")
+        }
+        let items = list.enumerated().map { offset, element in item(element, offset: offset, page: pageURL) }
+        return ItemPage(items: items, next: nextCursor(after: cursor, json: json, page: pageURL, count: items.count))
+    }
+
+    private func numberedPageURL(_ number: Int) -> URL {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        var query = components?.queryItems ?? []
+        if let name = keyPaths.pageParameter {
+            query.removeAll { $0.name == name }
+            query.append(URLQueryItem(name: name, value: String(number)))
+        }
+        if let name = keyPaths.limitParameter {
+            query.removeAll { $0.name == name }
+            query.append(URLQueryItem(name: name, value: String(keyPaths.limit)))
+        }
+        components?.queryItems = query
+        return components?.url ?? url
+    }
+
+    private func nextCursor(after cursor: PageCursor, json: Any, page: URL, count: Int) -> PageCursor? {
+        if case .number(let number) = cursor {
+            return count > 0 && (keyPaths.limitParameter == nil || count >= keyPaths.limit) ? .number(number + 1) : nil
+        }
+        guard let path = keyPaths.next, let next = Self.value(at: path, in: json) as? String, !next.isEmpty,
+              let nextURL = URL(string: next, relativeTo: page)?.absoluteURL else { return nil }
+        return .url(nextURL)
+    }
+
+    private func item(_ element: Any, offset: Int, page: URL) -> Item {
+        func text(_ path: String?) -> String? {
+            guard let path, let value = Self.value(at: path, in: element) else { return nil }
+            switch value {
+            case let string as String: return string
+            case let number as NSNumber: return number.stringValue
+            default: return nil
+            }
+        }
+        func link(_ path: String?) -> URL? {
+            text(path).flatMap { URL(string: $0, relativeTo: page)?.absoluteURL }
+        }
+        let title = text(keyPaths.title) ?? "(no \"\(keyPaths.title)\" in this item)"
+        var fields: [Item.Field] = []
+        if let object = element as? [String: Any] {
+            for key in object.keys.sorted() {
+                if let value = text(key) { fields.append(Item.Field(key, value)) }
+            }
+        }
+        let image = link(keyPaths.image)
+        return Item(id: "\(page.absoluteString)#\(offset)", title: title, subtitle: text(keyPaths.subtitle) ?? "",
+                    fields: fields, imageURL: image, thumbnailURL: link(keyPaths.thumbnail),
+                    attribution: (image ?? link(keyPaths.thumbnail)).map { "Image from \($0.host ?? $0.absoluteString)" })
+    }
+
+    private func fetch(_ pageURL: URL) async throws -> Data {
+        var request = URLRequest(url: pageURL, timeoutInterval: timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("ThumbTable", forHTTPHeaderField: "User-Agent")
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw ItemSourceError("cannot load \(pageURL.absoluteString): \(error.localizedDescription)")
+        }
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            throw ItemSourceError("\(pageURL.absoluteString) answered HTTP \(http.statusCode)")
+        }
+        return data
+    }
+
+    /// The value at a dotted key path: object keys, and numbers as array indices. An empty path is the value.
+    public static func value(at path: String, in json: Any) -> Any? {
+        var current: Any = json
+        for key in path.split(separator: ".", omittingEmptySubsequences: true) {
+            if let object = current as? [String: Any], let next = object[String(key)] {
+                current = next
+            } else if let array = current as? [Any], let index = Int(key), array.indices.contains(index) {
+                current = array[index]
+            } else {
+                return nil
+            }
+        }
+        return current is NSNull ? nil : current
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+
+/// `thumbtable cache stats|clear`: the disk cache of downloaded images.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache", abstract: "Show or clear the disk cache of downloaded images.",
+        subcommands: [Stats.self, Clear.self])
+
+    struct Location: ParsableArguments {
+        @Option(help: "The cache folder (default: $XDG_CACHE_HOME/thumbtable, else ~/.cache/thumbtable).")
+        var cacheDir: String?
+
+        func open() throws -> DiskCache {
+            let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
+            do {
+                return try DiskCache(directory: directory)
+            } catch {
+                throw ValidationError("cannot open the disk cache at \(directory.path): \(error)")
+            }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print where the cache is, its entries and size.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let stats = try location.open().stats()
+            print("cache:   \(stats.directory.path)")
+            print("entries: \(stats.entries)")
+            print("size:    \(Self.megabytes(stats.bytes)) of \(Self.megabytes(stats.limit))")
+        }
+
+        static func megabytes(_ bytes: Int) -> String {
+            String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete every cached image.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let cache = try location.open()
+            let before = cache.stats()
+            cache.removeAll()
+            print("removed \(before.entries) entries (\(Stats.megabytes(before.bytes))) from \(before.directory.path)")
+        }
+    }
+}
