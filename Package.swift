@@ -64,7 +64,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
-        .executableTarget(name: "Bench", dependencies: ["Table", "Cells", "Items", "Codecs", "TextArt"]),
+        .executableTarget(name: "Bench", dependencies: [
+            "Table", "Cells", "Items", "Codecs", "TextArt", "Pipeline", "App", "TestSupport",
+        ]),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
