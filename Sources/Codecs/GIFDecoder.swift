@@ -26,6 +26,14 @@ enum GIFDecoder {
         return try canvas.readFrames(from: gif, options: options)
     }
 
+    /// The logical screen size, which giflib reports as the canvas (`SWidth` x `SHeight`), read by hand.
+    static func size(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
+        guard bytes.count >= 10 else {
+            throw .corrupt(.gif, reason: "the data is cut short inside its logical screen descriptor")
+        }
+        return PixelSize(width: Int(bytes[6]) | Int(bytes[7]) << 8, height: Int(bytes[8]) | Int(bytes[9]) << 8)
+    }
+
     static func errorText(_ code: Int32) -> String {
         guard let text = GifErrorString(code) else { return "giflib error \(code)" }
         return String(cString: text)

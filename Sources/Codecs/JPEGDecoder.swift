@@ -61,6 +61,27 @@ enum JPEGDecoder {
                             originalHeight: original.height, warning: warning)
     }
 
+    /// The displayed size (EXIF orientation applied) from the frame header, as `decode` will report it; TurboJPEG
+    /// reads the headers only when the walk finds no usable frame header (a height defined later by DNL, say).
+    static func displayedSize(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
+        let markers = JPEGMarkers(scanning: bytes)
+        if let size = markers.frameSize, size.width > 0, size.height > 0 {
+            return markers.orientation.displayedSize(of: size)
+        }
+        guard let handle = tjInitDecompress() else {
+            throw .unsupported(.jpeg, reason: "tjInitDecompress failed: \(errorText(nil))")
+        }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
+                                  &width, &height, &subsampling, &colorspace) == 0, width > 0, height > 0 else {
+            throw .corrupt(.jpeg, reason: markers.endsInHeaders
+                ? "the file is cut short: it ends inside its headers, before any image data"
+                : "tjDecompressHeader3: \(errorText(handle))")
+        }
+        return markers.orientation.displayedSize(of: PixelSize(width: Int(width), height: Int(height)))
+    }
+
     /// The scaling factors TurboJPEG's DCT can decode at that are not larger than 1, smallest first.
     static let reducingFactors: [tjscalingfactor] = {
         var count: Int32 = 0

@@ -6,6 +6,8 @@ struct JPEGMarkers: Sendable, Equatable {
     var hasAdobeSegment = false
     /// The data ends inside the header segments: there is no image data at all, only a cut-short file.
     var endsInHeaders = false
+    /// The stored (not yet turned) size in the frame header (SOFn), when there is one before the first scan.
+    var frameSize: PixelSize?
 
     /// Walks the marker segments from SOI to the first SOS; damaged or missing segments leave the defaults.
     init(scanning bytes: UnsafeRawBufferPointer) {
@@ -33,6 +35,10 @@ struct JPEGMarkers: Sendable, Equatable {
                 }
             case 0xEE where segment.starts(with: Self.adobeHeader):
                 hasAdobeSegment = true
+            // SOF0...SOF15 but DHT (C4), JPG (C8) and DAC (CC): precision, height, width, components.
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC && segment.count >= 5:
+                frameSize = PixelSize(width: Int(segment[3]) << 8 | Int(segment[4]),
+                                      height: Int(segment[1]) << 8 | Int(segment[2]))
             default:
                 break
             }

@@ -34,6 +34,18 @@ enum PNGDecoder {
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
     }
 
+    /// The size IHDR declares (the specification puts it first, right after the signature), read by hand: creating
+    /// libpng's read state just to learn it would cost more than the rest of planning a decode.
+    static func size(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
+        guard bytes.count >= 24, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else {
+            throw .corrupt(.png, reason: "the data is cut short or has no IHDR chunk after its signature")
+        }
+        func bigEndian32(at i: Int) -> Int {
+            Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+        }
+        return PixelSize(width: bigEndian32(at: 16), height: bigEndian32(at: 20))
+    }
+
     /// libpng's error text, kept in a fixed 64-byte C array inside the image struct.
     private static func message(of image: inout png_image) -> String {
         let text = withUnsafeBytes(of: &image.message) { raw in

@@ -39,6 +39,14 @@ enum WebPDecoder {
         return DecodedImage(bitmap: bitmap, format: .webp, originalWidth: size.width, originalHeight: size.height)
     }
 
+    /// The canvas size the headers declare, as `decode` reads it.
+    static func size(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
+        guard status == VP8_STATUS_OK else { throw failure("WebPGetFeatures", status) }
+        return PixelSize(width: Int(features.width), height: Int(features.height))
+    }
+
     /// Every frame of an animated WebP as a full canvas (only the first unless `keepsAnimationFrames`).
     private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, size: PixelSize,
                                         options: DecodeOptions) throws(DecodeError) -> DecodedImage {
