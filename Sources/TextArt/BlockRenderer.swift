@@ -28,7 +28,11 @@ enum BlockRenderer {
         // How much each pixel wants to be lit: positive lit, negative dark.
         var vote = [Float](repeating: 0, count: w * h)
         var luminance = [Float](repeating: 0, count: w * h)
-        for i in 0..<(w * h) { luminance[i] = ColorSpace.luminance(image.r[i], image.g[i], image.b[i]) }
+        image.withPlanes { r, g, b in
+            luminance.withUnsafeMutableBufferPointer { luminance in
+                for i in 0..<(w * h) { luminance[i] = ColorSpace.luminance(r[i], g[i], b[i]) }
+            }
+        }
         switch dither {
         case .none:
             // Mid-grey in lightness: the threshold that keeps most of the picture's shapes.
@@ -54,37 +58,46 @@ enum BlockRenderer {
             }
         }
         var buffer = CellBuffer(width: columns, height: rows)
-        let sw = symbols.columns, sh = symbols.rows
-        var cellVotes = [Float](repeating: 0, count: symbols.pixelCount)
-        for cy in 0..<rows {
-            for cx in 0..<columns {
-                var mask = 0
-                for sy in 0..<sh {
-                    for sx in 0..<sw {
-                        let v = vote[(cy * sh + sy) * w + cx * sw + sx]
-                        cellVotes[sy * sw + sx] = v
-                        if v > 0 { mask |= 1 << (sy * sw + sx) }
+        let sw = symbols.columns, sh = symbols.rows, n = symbols.pixelCount
+        let sums = symbols.drawableSums
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: n + sums.stepCount) { scratch in
+            let cellVotes = scratch.baseAddress!, maskSums = cellVotes + n
+            vote.withUnsafeBufferPointer { vote in
+                for cy in 0..<rows {
+                    for cx in 0..<columns {
+                        var mask = 0
+                        for sy in 0..<sh {
+                            let row = vote.baseAddress! + (cy * sh + sy) * w + cx * sw
+                            for sx in 0..<sw {
+                                let v = row[sx]
+                                cellVotes[sy * sw + sx] = v
+                                if v > 0 { mask |= 1 << (sy * sw + sx) }
+                            }
+                        }
+                        if !symbols.isComplete {
+                            mask = bestDrawable(votes: cellVotes, symbols, sums: maskSums)
+                        }
+                        buffer[cx, cy] = Cell(symbols.glyphs[mask]!)
                     }
                 }
-                if !symbols.isComplete { mask = bestDrawable(votes: cellVotes, symbols) }
-                buffer[cx, cy] = Cell(symbols.glyphs[mask]!)
             }
         }
         return buffer
     }
 
-    /// The drawable mask whose lit pixels want most to be lit.
-    static func bestDrawable(votes: [Float], _ symbols: BlockSymbols) -> Int {
+    /// The drawable mask whose lit pixels want most to be lit (the first of equals).
+    static func bestDrawable(votes: UnsafePointer<Float>, _ symbols: BlockSymbols,
+                             sums: UnsafeMutablePointer<Float>) -> Int {
+        symbols.drawableSums.evaluate(votes, into: sums)
         var best = 0
         var bestScore = -Float.infinity
-        for m in symbols.drawable {
-            var score: Float = 0
-            var bits = m
-            while bits != 0 {
-                score += votes[bits.trailingZeroBitCount]
-                bits &= bits - 1
+        symbols.drawable.withUnsafeBufferPointer { drawable in
+            symbols.drawableSums.step.withUnsafeBufferPointer { step in
+                for j in 0..<drawable.count {
+                    let score = sums[step[j]]
+                    if score > bestScore { bestScore = score; best = drawable[j] }
+                }
             }
-            if score > bestScore { bestScore = score; best = m }
         }
         return best
     }
@@ -103,50 +116,58 @@ enum BlockRenderer {
         let isBraille = symbols.pixelCount == 8
         var error = [SIMD3<Float>](repeating: .zero, count: diffusing ? w * h : 0)
         var buffer = CellBuffer(width: columns, height: rows)
-        var lin = [SIMD3<Float>](repeating: .zero, count: n)
-        var sel = [SIMD3<Float>](repeating: .zero, count: n)
+        let gammaOfLinear = ColorSpace.gammaOfLinear
 
-        for cy in 0..<rows {
-            for cx in 0..<columns {
-                // The cell's pixels: linear colour (for means) and gamma-encoded colour (for judging a split).
-                for sy in 0..<sh {
-                    for sx in 0..<sw {
-                        let gx = cx * sw + sx, gy = cy * sh + sy, gi = gy * w + gx
-                        var c = SIMD3(image.r[gi], image.g[gi], image.b[gi])
-                        if diffusing { c = c + error[gi] }
-                        c = c.clamped(lowerBound: .zero, upperBound: .one)
-                        var s = SIMD3(ColorSpace.gamma(linear: c.x), ColorSpace.gamma(linear: c.y),
-                                      ColorSpace.gamma(linear: c.z))
-                        if ordered {
-                            s = s + SIMD3(repeating: (Dithering.threshold(x: gx, y: gy) - 0.5) * amplitude)
-                            s = s.clamped(lowerBound: .zero, upperBound: .one)
-                            c = SIMD3(ColorSpace.decode(s.x), ColorSpace.decode(s.y), ColorSpace.decode(s.z))
-                        }
-                        lin[sy * sw + sx] = c
-                        sel[sy * sw + sx] = s
-                    }
-                }
-                var choice = bestSplit(sel: sel, lin: lin, splits: symbols.splits, palette: palette)
-                if isBraille, choice.mask.nonzeroBitCount * 2 > n {
-                    // Dots are small: let the background carry the colour most of the cell has.
-                    choice = Split(mask: ~choice.mask & ((1 << n) - 1), fg: choice.bg, bg: choice.fg)
-                }
-                let bg = cellColor(choice.bg, palette: palette)
-                let fg = cellColor(choice.fg, palette: palette)
-                if choice.mask == 0 || fg == bg {
-                    buffer[cx, cy] = Cell(" ", foreground: bg, background: bg)
-                } else {
-                    buffer[cx, cy] = Cell(symbols.glyphs[choice.mask]!, foreground: fg, background: bg)
-                }
+        withUnsafeTemporaryAllocation(of: SIMD3<Float>.self, capacity: 2 * n + symbols.splitSums.stepCount) { scratch in
+            // The cell's pixels: linear colour (for means) and gamma-encoded colour (for judging a split).
+            let lin = scratch.baseAddress!, sel = lin + n, sums = sel + n
+            image.withPlanes { r, g, b in
+                gammaOfLinear.withUnsafeBufferPointer { gamma in
+                    for cy in 0..<rows {
+                        for cx in 0..<columns {
+                            for sy in 0..<sh {
+                                for sx in 0..<sw {
+                                    let gx = cx * sw + sx, gy = cy * sh + sy, gi = gy * w + gx
+                                    var c = SIMD3(r[gi], g[gi], b[gi])
+                                    if diffusing { c = c + error[gi] }
+                                    c = c.clamped(lowerBound: .zero, upperBound: .one)
+                                    var s = SIMD3(gamma[ColorSpace.step(c.x)], gamma[ColorSpace.step(c.y)],
+                                                  gamma[ColorSpace.step(c.z)])
+                                    if ordered {
+                                        s = s + SIMD3(repeating: (Dithering.threshold(x: gx, y: gy) - 0.5) * amplitude)
+                                        s = s.clamped(lowerBound: .zero, upperBound: .one)
+                                        c = SIMD3(ColorSpace.decode(s.x), ColorSpace.decode(s.y),
+                                                  ColorSpace.decode(s.z))
+                                    }
+                                    lin[sy * sw + sx] = c
+                                    sel[sy * sw + sx] = s
+                                }
+                            }
+                            var choice = bestSplit(sel: sel, lin: lin, count: n, symbols: symbols, sums: sums,
+                                                   palette: palette)
+                            if isBraille, choice.mask.nonzeroBitCount * 2 > n {
+                                // Dots are small: let the background carry the colour most of the cell has.
+                                choice = Split(mask: ~choice.mask & ((1 << n) - 1), fg: choice.bg, bg: choice.fg)
+                            }
+                            let bg = cellColor(choice.bg, palette: palette)
+                            let fg = cellColor(choice.fg, palette: palette)
+                            if choice.mask == 0 || fg == bg {
+                                buffer[cx, cy] = Cell(" ", foreground: bg, background: bg)
+                            } else {
+                                buffer[cx, cy] = Cell(symbols.glyphs[choice.mask]!, foreground: fg, background: bg)
+                            }
 
-                if diffusing, let palette {
-                    for sy in 0..<sh {
-                        for sx in 0..<sw {
-                            let i = sy * sw + sx
-                            let shown = choice.mask & (1 << i) != 0 ? choice.fg : choice.bg
-                            let e = lin[i] - palette.linear[shown.entry]
-                            diffuse(e, x: cx * sw + sx, y: cy * sh + sy, cellWidth: sw, cellHeight: sh,
-                                    width: w, height: h, into: &error)
+                            if diffusing, let palette {
+                                for sy in 0..<sh {
+                                    for sx in 0..<sw {
+                                        let i = sy * sw + sx
+                                        let shown = choice.mask & (1 << i) != 0 ? choice.fg : choice.bg
+                                        let e = lin[i] - palette.linear[shown.entry]
+                                        diffuse(e, x: cx * sw + sx, y: cy * sh + sy, cellWidth: sw, cellHeight: sh,
+                                                width: w, height: h, into: &error)
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -179,34 +200,34 @@ enum BlockRenderer {
     /// are the means in linear light, which is how a terminal's pixels mix when seen from afar, snapped to the
     /// palette if there is one. (Judging the best few splits again after snapping them scored worse: it favours
     /// flat cells.)
-    static func bestSplit(sel: [SIMD3<Float>], lin: [SIMD3<Float>], splits: [Int],
+    static func bestSplit(sel: UnsafePointer<SIMD3<Float>>, lin: UnsafePointer<SIMD3<Float>>, count n: Int,
+                          symbols: BlockSymbols, sums: UnsafeMutablePointer<SIMD3<Float>>,
                           palette: TerminalPalette?) -> Split {
-        let n = sel.count
         var total = SIMD3<Float>.zero
-        for s in sel { total += s }
-        // The sum of squares is the same for every split, so this is all that differs between their errors.
+        for i in 0..<n { total += sel[i] }
+        // Every split's foreground sum at once; the sum of squares is the same for every split, so this is all that
+        // differs between their errors.
+        symbols.splitSums.evaluate(sel, into: sums)
         var bestMask = 0
         var bestScore = -Float.infinity
-        sel.withUnsafeBufferPointer { sel in
-            for m in splits {
-                let k = m.nonzeroBitCount
-                let score: Float
-                if k == 0 {
-                    score = (total * total).sum() / Float(n)
-                } else {
-                    var f = SIMD3<Float>.zero
-                    var bits = m
-                    while bits != 0 {
-                        f += sel[bits.trailingZeroBitCount]
-                        bits &= bits - 1
+        symbols.splits.withUnsafeBufferPointer { splits in
+            symbols.splitSizes.withUnsafeBufferPointer { sizes in
+                symbols.splitSums.step.withUnsafeBufferPointer { step in
+                    for j in 0..<splits.count {
+                        let score: Float
+                        if sizes[j].x == 0 {
+                            score = (total * total).sum() / Float(n)
+                        } else {
+                            let f = sums[step[j]]
+                            let b = total - f
+                            score = (f * f).sum() / sizes[j].x + (b * b).sum() / sizes[j].y
+                        }
+                        if score > bestScore { bestScore = score; bestMask = splits[j] }
                     }
-                    let b = total - f
-                    score = (f * f).sum() / Float(k) + (b * b).sum() / Float(n - k)
                 }
-                if score > bestScore { bestScore = score; bestMask = m }
             }
         }
-        let (f, b) = means(lin, mask: bestMask)
+        let (f, b) = means(lin, count: n, mask: bestMask)
         guard let palette else {
             return Split(mask: bestMask, fg: Shade(entry: 0, linear: f), bg: Shade(entry: 0, linear: b))
         }
@@ -216,10 +237,10 @@ enum BlockRenderer {
     }
 
     /// The linear mean of the pixels in `mask` and of the others.
-    static func means(_ lin: [SIMD3<Float>], mask: Int) -> (SIMD3<Float>, SIMD3<Float>) {
+    static func means(_ lin: UnsafePointer<SIMD3<Float>>, count: Int, mask: Int) -> (SIMD3<Float>, SIMD3<Float>) {
         var f = SIMD3<Float>.zero, b = SIMD3<Float>.zero
         var nf: Float = 0, nb: Float = 0
-        for i in 0..<lin.count {
+        for i in 0..<count {
             if mask & (1 << i) != 0 { f += lin[i]; nf += 1 } else { b += lin[i]; nb += 1 }
         }
         return (nf > 0 ? f / nf : b / nb, nb > 0 ? b / nb : f / nf)

@@ -13,6 +13,13 @@ struct BlockSymbols: Sendable {
     /// One mask for each way of splitting a cell's pixels in two that some glyph draws (a mask and its complement
     /// are the same split with the colours swapped); 0 is the split that leaves the cell one colour.
     let splits: [Int]
+    /// How many pixels each split's foreground has, and its background, as the divisors of their means. (Counting
+    /// bits at render time cost more than the rest of judging a split: Swift's generic x86-64 has no POPCNT.)
+    let splitSizes: [SIMD2<Float>]
+    /// How to sum a cell's pixels over every split's foreground at once.
+    let splitSums: SubsetSums
+    /// How to sum a cell's pixels over every drawable mask at once.
+    let drawableSums: SubsetSums
 
     var pixelCount: Int { columns * rows }
     /// Whether every pattern of pixels has its own glyph.
@@ -33,6 +40,9 @@ struct BlockSymbols: Sendable {
             splits.append(mask)
         }
         self.splits = splits
+        splitSizes = splits.map { SIMD2(Float($0.nonzeroBitCount), Float(columns * rows - $0.nonzeroBitCount)) }
+        splitSums = SubsetSums(masks: splits)
+        drawableSums = SubsetSums(masks: drawable)
     }
 
     static func forMode(_ mode: RenderMode) -> BlockSymbols? {

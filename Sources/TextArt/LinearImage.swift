@@ -17,6 +17,18 @@ struct LinearImage: Sendable {
         self.b = b
     }
 
+    /// The three planes as raw pointers, for per-pixel loops that would otherwise spend their time checking bounds.
+    @inline(__always)
+    func withPlanes<Result>(
+        _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Result
+    ) -> Result {
+        r.withUnsafeBufferPointer { r in
+            g.withUnsafeBufferPointer { g in
+                b.withUnsafeBufferPointer { b in body(r.baseAddress!, g.baseAddress!, b.baseAddress!) }
+            }
+        }
+    }
+
     /// A bitmap resampled to `width`x`height` in linear light with premultiplied alpha, then composited on
     /// `background`.
     ///
@@ -35,52 +47,54 @@ struct LinearImage: Sendable {
         let vertical = Contributions(source: bitmap.height, destination: height)
         let srcW = bitmap.width, srcH = bitmap.height
 
-        // Horizontal pass: every source row to `width` premultiplied RGBA pixels.
+        // Raw pointers throughout: with arrays, bounds checks and uniqueness checks cost more than the arithmetic.
+        // The sums are formed in the same order as the plain loops would, so the output is the same to the bit.
         var rows = [SIMD4<Float>](repeating: .zero, count: srcH * width)
-        var line = [SIMD4<Float>](repeating: .zero, count: srcW)
-        bitmap.pixels.withUnsafeBufferPointer { px in
-            lut.withUnsafeBufferPointer { lut in
-                line.withUnsafeMutableBufferPointer { line in
-                    rows.withUnsafeMutableBufferPointer { rows in
-                        for y in 0..<srcH {
-                            let p = y * srcW * 4
-                            for x in 0..<srcW {
-                                let i = p + x * 4
-                                let a = px[i + 3]
-                                let c = SIMD4(lut[Int(px[i])], lut[Int(px[i + 1])], lut[Int(px[i + 2])], 1)
-                                line[x] = a == 255 ? c : c * (Float(a) * (1 / 255))
-                            }
-                            horizontal.apply(line, to: rows, at: y * width)
-                        }
-                    }
-                }
-            }
-        }
-
-        // Vertical pass, then composite.
         var outR = [Float](repeating: 0, count: count)
         var outG = [Float](repeating: 0, count: count)
         var outB = [Float](repeating: 0, count: count)
         let background = SIMD4(bgR, bgG, bgB, 0)
-        rows.withUnsafeBufferPointer { rows in
-            var acc = [SIMD4<Float>](repeating: .zero, count: width)
-            acc.withUnsafeMutableBufferPointer { acc in
-                for y in 0..<height {
-                    for x in 0..<width { acc[x] = .zero }
-                    let start = vertical.start[y], n = vertical.count[y], w0 = vertical.offset[y]
-                    for k in 0..<n {
-                        let wgt = vertical.weights[w0 + k]
-                        let src = (start + k) * width
-                        for x in 0..<width { acc[x] += rows[src + x] * wgt }
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(srcW, width)) { line in
+            bitmap.pixels.withUnsafeBufferPointer { px in
+                lut.withUnsafeBufferPointer { lut in
+                    rows.withUnsafeMutableBufferPointer { rows in
+                        // Horizontal pass: every source row to `width` premultiplied RGBA pixels.
+                        for y in 0..<srcH {
+                            let p = px.baseAddress! + y * srcW * 4
+                            for x in 0..<srcW {
+                                let a = p[x * 4 + 3]
+                                let c = SIMD4(lut[Int(p[x * 4])], lut[Int(p[x * 4 + 1])], lut[Int(p[x * 4 + 2])], 1)
+                                line[x] = a == 255 ? c : c * (Float(a) * (1 / 255))
+                            }
+                            horizontal.apply(UnsafePointer(line.baseAddress!), to: rows.baseAddress! + y * width)
+                        }
                     }
-                    let o = y * width
-                    for x in 0..<width {
-                        let v = acc[x]
-                        let c = (v + background * (1 - min(1, max(0, v.w))))
-                            .clamped(lowerBound: .zero, upperBound: .one)
-                        outR[o + x] = c.x
-                        outG[o + x] = c.y
-                        outB[o + x] = c.z
+                }
+            }
+            // Vertical pass into `line` (now a row of the output), then composite on the background.
+            rows.withUnsafeBufferPointer { rows in
+                outR.withUnsafeMutableBufferPointer { outR in
+                    outG.withUnsafeMutableBufferPointer { outG in
+                        outB.withUnsafeMutableBufferPointer { outB in
+                            vertical.forEach { y, start, weights in
+                                let acc = line.baseAddress!
+                                acc.update(repeating: .zero, count: width)
+                                for k in 0..<weights.count {
+                                    let wgt = weights[k]
+                                    let src = rows.baseAddress! + (start + k) * width
+                                    for x in 0..<width { acc[x] += src[x] * wgt }
+                                }
+                                let o = y * width
+                                for x in 0..<width {
+                                    let v = acc[x]
+                                    let c = (v + background * (1 - min(1, max(0, v.w))))
+                                        .clamped(lowerBound: .zero, upperBound: .one)
+                                    outR[o + x] = c.x
+                                    outG[o + x] = c.y
+                                    outB[o + x] = c.z
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -125,19 +139,27 @@ private struct Contributions {
         }
     }
 
-    /// Resamples one row of premultiplied RGBA pixels into `out` starting at `at`.
+    /// Resamples one row of premultiplied RGBA pixels into `out`.
     @inline(__always)
-    func apply(_ line: UnsafeMutableBufferPointer<SIMD4<Float>>, to out: UnsafeMutableBufferPointer<SIMD4<Float>>,
-               at: Int) {
+    func apply(_ line: UnsafePointer<SIMD4<Float>>, to out: UnsafeMutablePointer<SIMD4<Float>>) {
+        forEach { o, s, weights in
+            var sum = SIMD4<Float>.zero
+            for k in 0..<weights.count { sum += line[s + k] * weights[k] }
+            out[o] = sum
+        }
+    }
+
+    /// Calls `body` with each output index, its first source index and the weights of its source pixels.
+    @inline(__always)
+    func forEach(_ body: (_ output: Int, _ start: Int, _ weights: UnsafeBufferPointer<Float>) -> Void) {
+        // The weights' slices are made from the base address: slicing the buffer checks bounds every time.
         start.withUnsafeBufferPointer { start in
             count.withUnsafeBufferPointer { count in
                 offset.withUnsafeBufferPointer { offset in
                     weights.withUnsafeBufferPointer { weights in
                         for o in 0..<start.count {
-                            var sum = SIMD4<Float>.zero
-                            let s = start[o], w0 = offset[o]
-                            for k in 0..<count[o] { sum += line[s + k] * weights[w0 + k] }
-                            out[at + o] = sum
+                            body(o, start[o], UnsafeBufferPointer(start: weights.baseAddress! + offset[o],
+                                                                  count: count[o]))
                         }
                     }
                 }
