@@ -20,25 +20,51 @@ func runRenderBenchmark() {
         print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
         return
     }
-    print("render: decode + fit + render, median of 300 runs (p90 in brackets), in process")
-    print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 PNG RGBA \(png.count / 1024) KiB")
+    let settings = RenderBench.Settings(environment: ProcessInfo.processInfo.environment)
+    if let folder = settings.dumpFolder {
+        // The same inputs as files, for whole-process runs (hyperfine, jp2a, tjbench) and profilers.
+        _ = FileManager.default.createFile(atPath: folder + "/bench-1920x1080.jpg", contents: Data(jpeg))
+        _ = FileManager.default.createFile(atPath: folder + "/bench-150x150.png", contents: Data(png))
+    }
+    let runs = settings.runs
     let cases: [(String, [UInt8], Int, Int, Double)] = [
         ("1920x1080 JPEG -> 40x20", jpeg, 40, 20, 5.0),
         ("150x150 PNG -> 16x8", png, 16, 8, 0.3),
     ]
-    for (name, bytes, columns, rows, budget) in cases {
-        print("  \(name) (budget \(budget) ms):")
-        let target = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: TextArtOptions.default.mode)
-        let decodeOnly = RenderBench.measure(runs: 300) {
-            _ = try? ImageDecoder.decode(bytes, options: DecodeOptions(
-                targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+    let depths: [ColorDepth] = [.truecolor, .palette256, .none]
+    let modes = RenderMode.allCases.filter {
+        settings.includes($0.rawValue, among: RenderMode.allCases.map(\.rawValue))
+    }
+    let chosenDepths = depths.filter { settings.includes($0.rawValue, among: depths.map(\.rawValue)) }
+    if settings.profiling {
+        // Only the selected decode-and-renders, `runs` times each, untimed: what a profiler should see.
+        for (name, bytes, columns, rows, _) in cases where settings.includes(name, among: cases.map(\.0)) {
+            for mode in modes {
+                for color in chosenDepths {
+                    for _ in 0..<runs {
+                        RenderBench.decodeAndRender(bytes, columns: columns, rows: rows,
+                                                    options: TextArtOptions(mode: mode, color: color))
+                    }
+                }
+            }
         }
-        print("    decode alone (to cover \(target.width)x\(target.height)): "
+        return
+    }
+    print("render: decode + fit + render, median of \(runs) runs (p90 in brackets), in process")
+    print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 PNG RGBA \(png.count / 1024) KiB")
+    for (name, bytes, columns, rows, budget) in cases where settings.includes(name, among: cases.map(\.0)) {
+        print("  \(name) (budget \(budget) ms):")
+        let box = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: TextArtOptions.default.mode)
+        let target = RenderBench.plan(bytes, columns: columns, rows: rows, options: .default).target
+        let decodeOnly = RenderBench.measure(runs: runs) {
+            _ = try? ImageDecoder.decode(bytes, options: DecodeOptions(targetSize: target, keepsAnimationFrames: false))
+        }
+        print("    decode alone (to cover \(target), the fitted grid's pixels): "
               + "\(RenderBench.format(decodeOnly.median)) ms")
-        for mode in RenderMode.allCases {
-            for color in [ColorDepth.truecolor, .palette256, .none] {
+        for mode in modes {
+            for color in chosenDepths {
                 let options = TextArtOptions(mode: mode, color: color)
-                let stats = RenderBench.measure(runs: 300) {
+                let stats = RenderBench.measure(runs: runs) {
                     RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: options)
                 }
                 let isDefault = options == .default ? " (default)" : ""
@@ -49,44 +75,79 @@ func runRenderBenchmark() {
                       + "\(verdict), \(RenderBench.format(stats.median / budget * 100))% of budget\(isDefault)")
             }
         }
-        if let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(
-            targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false)) {
+        if let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(targetSize: target,
+                                                                                 keepsAnimationFrames: false)) {
             let grid = TextArtRenderer.fit(imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
                                            maxColumns: columns, maxRows: rows)
-            let renderOnly = RenderBench.measure(runs: 300) {
+            let renderOnly = RenderBench.measure(runs: runs) {
                 _ = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: .default)
             }
             print("    render alone (default options, \(decoded.bitmap.width)x\(decoded.bitmap.height) decoded to "
                   + "\(grid.columns)x\(grid.rows) cells): \(RenderBench.format(renderOnly.median)) ms")
-            // What a decoder target of the fitted grid (not the whole box) would give: JPEG could shrink further.
-            let fitted = TextArtRenderer.sourcePixelSize(columns: grid.columns, rows: grid.rows,
-                                                         mode: TextArtOptions.default.mode)
-            let fittedRun = RenderBench.measure(runs: 300) {
-                guard let d = try? ImageDecoder.decode(bytes, options: DecodeOptions(
-                    targetSize: PixelSize(width: fitted.width, height: fitted.height), keepsAnimationFrames: false))
-                else { return }
-                _ = TextArtRenderer.render(d.bitmap, columns: grid.columns, rows: grid.rows, options: .default)
-            }
-            print("    decode + render with the decode target of the fitted grid (\(fitted.width)x\(fitted.height)) "
-                  + "instead of the box: \(RenderBench.format(fittedRun.median)) ms")
         }
+        // The older rule, still in callers that pass the box's pixels as the decode target: JPEG then decodes at a
+        // larger DCT scale than the fitted picture needs.
+        let boxRun = RenderBench.measure(runs: runs) {
+            guard let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(
+                targetSize: PixelSize(width: box.width, height: box.height), keepsAnimationFrames: false))
+            else { return }
+            let grid = TextArtRenderer.fit(imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
+                                           maxColumns: columns, maxRows: rows)
+            _ = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: .default)
+        }
+        print("    decode + render (default) with the whole box's pixels (\(box.width)x\(box.height)) as the decode "
+              + "target: \(RenderBench.format(boxRun.median)) ms")
         let cells = RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: .default)
-        let ansi = RenderBench.measure(runs: 300) { _ = cells.ansiText }
+        let ansi = RenderBench.measure(runs: runs) { _ = cells.ansiText }
         print("    ANSI serialisation of the default rendering: \(RenderBench.format(ansi.median)) ms")
     }
 }
 
 enum RenderBench {
-    /// What `thumbtable render` and the table do: decode to cover the box, fit, render.
+    /// Knobs for profiling and for whole-process comparisons, read from the environment: `RENDER_BENCH_RUNS`
+    /// (default 300), `RENDER_BENCH_ONLY` (comma-separated words; a case, mode or colour depth runs only if it
+    /// contains one of them or names none of the same kind), `RENDER_BENCH_DUMP` (a folder to write the inputs to),
+    /// `RENDER_BENCH_PROFILE=1` (only run the selected decode-and-renders, untimed, for a profiler).
+    struct Settings {
+        var runs = 300
+        var only: [String] = []
+        var dumpFolder: String?
+        var profiling = false
+
+        init(environment: [String: String]) {
+            if let text = environment["RENDER_BENCH_RUNS"], let value = Int(text), value > 0 { runs = value }
+            only = (environment["RENDER_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init)
+            dumpFolder = environment["RENDER_BENCH_DUMP"]
+            profiling = environment["RENDER_BENCH_PROFILE"] == "1"
+        }
+
+        /// Whether `name` is selected among `names` (the cases, the modes or the colour depths): yes when no word
+        /// of `RENDER_BENCH_ONLY` is about these names, else when one of those words is part of it.
+        func includes(_ name: String, among names: [String]) -> Bool {
+            let chosen = only.filter { word in names.contains { $0.contains(word) } }
+            return chosen.isEmpty || chosen.contains { name.contains($0) }
+        }
+    }
+
+    /// Decode, fit, render, the way a thumbnail should be made: the header gives the picture's aspect ratio, the
+    /// grid is fitted in the box, and the decoder covers the fitted grid's pixels (not the whole box's).
     @discardableResult
     static func decodeAndRender(_ bytes: [UInt8], columns: Int, rows: Int, options: TextArtOptions) -> CellBuffer {
-        let target = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: options.mode)
-        guard let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(
-            targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+        let (grid, target) = plan(bytes, columns: columns, rows: rows, options: options)
+        guard let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(targetSize: target,
+                                                                                   keepsAnimationFrames: false))
         else { fatalError("bench input did not decode") }
-        let grid = TextArtRenderer.fit(imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
-                                       maxColumns: columns, maxRows: rows, cellAspect: options.cellAspect)
         return TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
+    }
+
+    /// The fitted grid and the decode target `decodeAndRender` uses.
+    static func plan(_ bytes: [UInt8], columns: Int, rows: Int, options: TextArtOptions)
+        -> (grid: (columns: Int, rows: Int), target: PixelSize) {
+        guard let header = try? ImageDecoder.header(of: bytes) else { fatalError("bench input has no header") }
+        let grid = TextArtRenderer.fit(imageWidth: header.width, imageHeight: header.height,
+                                       maxColumns: columns, maxRows: rows, cellAspect: options.cellAspect)
+        let size = TextArtRenderer.sourcePixelSize(columns: grid.columns, rows: grid.rows, mode: options.mode)
+        return (grid, PixelSize(width: size.width, height: size.height))
     }
 
     static func measure(runs: Int, _ body: () -> Void) -> (median: Double, p90: Double) {
