@@ -20,7 +20,7 @@ public actor ImagePipeline {
         public var limits: LoadLimits
         public var retry: RetryPolicy
 
-        public init(maxDownloads: Int = 6, maxDownloadsPerHost: Int = 4, memoryCacheBytes: Int = 64 << 20,
+        public init(maxDownloads: Int = 6, maxDownloadsPerHost: Int = 6, memoryCacheBytes: Int = 64 << 20,
                     limits: LoadLimits = .default, retry: RetryPolicy = RetryPolicy()) {
             self.maxDownloads = max(1, maxDownloads)
             self.maxDownloadsPerHost = max(1, maxDownloadsPerHost)

@@ -39,7 +39,7 @@ struct DisplayOptions: ParsableArguments {
     var maxDownloads = 6
 
     @Option(help: "The most image downloads at once from one host.")
-    var maxDownloadsPerHost = 4
+    var maxDownloadsPerHost = 6
 
     @Option(help: "Seconds an image download may take.")
     var timeout: Double = 15

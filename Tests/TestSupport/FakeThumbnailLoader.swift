@@ -15,12 +15,38 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
     private var _onEvent: (@Sendable () -> Void)?
     private var _started: [URL] = []
     private var _cancelled = 0
+    private var _cache: [URL: CellBuffer] = [:]
+    private var _prefetched: [[URL]] = []
+    private var _removed: [URL] = []
+    /// Keep finished pictures in a memory cache, as the pipeline does, so `cachedThumbnail` answers.
+    public let caches: Bool
     /// URLs whose load fails with a readable reason.
     public let failing: Set<String>
 
-    public init(gated: Bool = false, failing: Set<String> = []) {
+    public init(gated: Bool = false, failing: Set<String> = [], caches: Bool = false) {
         self.gated = gated
         self.failing = failing
+        self.caches = caches
+    }
+
+    /// Every prefetch set the table asked for, in order.
+    public var prefetched: [[URL]] { lock.withLock { _prefetched } }
+    /// URLs removed from the cache.
+    public var removed: [URL] { lock.withLock { _removed } }
+
+    public func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer? {
+        lock.withLock { _cache[url] }
+    }
+
+    public func prefetch(_ urls: [URL], columns: Int, rows: Int) {
+        lock.withLock { _prefetched.append(urls) }
+    }
+
+    public func removeFromCache(_ url: URL) {
+        lock.withLock {
+            _removed.append(url)
+            _cache[url] = nil
+        }
     }
 
     public var started: [URL] { lock.withLock { _started } }
@@ -66,7 +92,9 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         if failing.contains(url.lastPathComponent) {
             throw FakeLoadError(description: "not a PNG file: \(url.lastPathComponent)")
         }
-        return Self.picture(for: url, columns: columns, rows: rows)
+        let picture = Self.picture(for: url, columns: columns, rows: rows)
+        if caches { lock.withLock { _cache[url] = picture } }
+        return picture
     }
 
     /// Lets every waiting load finish, in the given order of URLs (default: the order they started).

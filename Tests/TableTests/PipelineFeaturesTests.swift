@@ -1,0 +1,131 @@
+import Cells
+import Foundation
+import Items
+import Table
+import TestSupport
+import Testing
+
+/// What the table does with a caching, prefetching loader: rows seen before are drawn in the same frame, the next
+/// screen is warmed, the overlay shows slots and counters, the batch prefetch reports progress, and the detail pane
+/// falls back to the small image and can delete an image from the caches.
+@MainActor
+@Suite struct PipelineFeaturesTests {
+    func makeTable(count: Int = 300, loader: FakeThumbnailLoader, lowData: Bool = false,
+                   makeItem: @escaping @Sendable (Int) -> Item = FakeItemSource.numberedItem)
+        async -> (TableController, ChangeWaiter) {
+        let table = TableController(source: FakeItemSource(count: count, pageSize: 100, makeItem: makeItem),
+                                    loader: loader,
+                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), lowData: lowData))
+        let waiter = ChangeWaiter(table)
+        waiter.observe(loader)
+        table.resize(columns: 80, rows: 24)
+        table.start()
+        await waiter.until { !table.items.isEmpty }
+        return (table, waiter)
+    }
+
+    func spinnerShown(_ frame: CellBuffer) -> Bool {
+        frame.lines.joined().contains { "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏".contains($0) }
+    }
+
+    @Test func scrollingBackToSeenRowsDrawsThemInTheSameFrame() async {
+        let loader = FakeThumbnailLoader(caches: true)
+        let (table, waiter) = await makeTable(loader: loader)
+        _ = table.frame()
+        let first = table.visibleRows
+        #expect(await waiter.until { first.allSatisfy { table.pool.slot(forItem: $0)?.thumbnail.isLoading == false } })
+        // Far enough that every slot is reused, then back.
+        for _ in 0..<4 {
+            table.page(by: 1)
+            _ = table.frame()
+        }
+        #expect(first.allSatisfy { table.pool.slot(forItem: $0) == nil }, "every first-screen slot was reused")
+        let startedBefore = loader.started.count
+        table.goHome()
+        let frame = table.frame()
+        #expect(!spinnerShown(frame), "the first screen comes back at once")
+        #expect(frame.lines.joined(separator: "\n").contains("#0"))
+        #expect(first.allSatisfy { table.pool.slot(forItem: $0)?.event == .cached })
+        #expect(loader.started.count == startedBefore, "nothing was loaded again")
+    }
+
+    @Test func theNextScreenInTheScrollDirectionIsPrefetchedFirst() async {
+        let loader = FakeThumbnailLoader()
+        let (table, _) = await makeTable(loader: loader)
+        _ = table.frame()
+        let visible = table.visibleRows
+        let down = loader.prefetched.last ?? []
+        #expect(down.first?.lastPathComponent == "\(visible.upperBound).png", "below the screen, nearest first")
+        #expect(down.count == visible.count, "one screen ahead; none above the first row")
+        for _ in 0..<5 { table.page(by: 1) }
+        _ = table.frame()
+        table.page(by: -1)
+        _ = table.frame()
+        let now = table.visibleRows
+        let up = loader.prefetched.last ?? []
+        #expect(up.first?.lastPathComponent == "\(now.lowerBound - 1).png", "moving up: the screen above first")
+        #expect(up.count == 2 * now.count, "and the screen below after it")
+    }
+
+    @Test func theReuseOverlayShowsSlotsAndCounters() async {
+        let loader = FakeThumbnailLoader()
+        let (table, _) = await makeTable(loader: loader)
+        table.extraCounters = { [("bytes_discarded", 42)] }
+        table.toggleReuseOverlay()
+        let text = table.frame().lines.joined(separator: "\n")
+        #expect(text.contains("Slots · s hides"))
+        #expect(text.contains("slot  row   gen  state"))
+        #expect(text.contains("wrong_paints"))
+        #expect(text.contains("bytes_discarded"))
+        let lines = table.reuseOverlayLines()
+        #expect(lines.count == 1 + table.pool.slots.count + 1 + table.overlayCounters.count)
+    }
+
+    @Test func batchPrefetchCountsProgressAndEscCancels() async {
+        let loader = FakeThumbnailLoader(failing: ["3.png"])
+        let (table, waiter) = await makeTable(count: 100, loader: loader)
+        table.startBatchPrefetch()
+        #expect(table.batchProgress?.total == 100)
+        #expect(await waiter.until { table.batchProgress?.finished == true })
+        #expect(table.batchProgress?.done == 99 && table.batchProgress?.failed == 1)
+        #expect(table.frame().lines.last?.contains("prefetched [") == true)
+
+        let gated = FakeThumbnailLoader(gated: true)
+        let (slow, slowWaiter) = await makeTable(count: 100, loader: gated)
+        slow.startBatchPrefetch()
+        #expect(await slowWaiter.until { gated.pending.count > 50 })
+        slow.cancelBatchPrefetch()
+        #expect(slow.batchProgress?.cancelled == true)
+        #expect(await slowWaiter.until { gated.cancelled >= 50 }, "the batch's loads were cancelled")
+    }
+
+    @Test func theDetailPaneFallsBackToTheSmallImageAndCanDeleteFromTheCache() async {
+        let loader = FakeThumbnailLoader(failing: ["big-1.png"])
+        let (table, waiter) = await makeTable(loader: loader) { i in
+            Item(id: "\(i)", title: "Item \(i)", imageURL: URL(string: "http://127.0.0.1/big-\(i).png"),
+                 thumbnailURL: URL(string: "http://127.0.0.1/\(i).png"))
+        }
+        table.move(by: 1)
+        table.openSelected()
+        let pane = table.detail!
+        #expect(await waiter.until { if case .loaded = pane.image { true } else { false } })
+        #expect(pane.imageURL?.lastPathComponent == "1.png")
+        #expect(pane.fullSizeFailure?.contains("big-1.png") == true)
+        let text = table.frame().lines.joined(separator: "\n")
+        #expect(text.contains("Full-size image: failed"))
+        pane.removeImageFromCache()
+        #expect(Set(loader.removed.map(\.lastPathComponent)) == ["big-1.png", "1.png"])
+        #expect(table.frame().lines.joined(separator: "\n").contains("removed from the cache"))
+    }
+
+    @Test func lowDataModeUsesTheSmallImageInTheDetailPane() async {
+        let loader = FakeThumbnailLoader()
+        let (table, waiter) = await makeTable(loader: loader, lowData: true) { i in
+            Item(id: "\(i)", title: "Item \(i)", imageURL: URL(string: "http://127.0.0.1/big-\(i).png"),
+                 thumbnailURL: URL(string: "http://127.0.0.1/\(i).png"))
+        }
+        table.openSelected()
+        #expect(await waiter.until { if case .loaded = table.detail!.image { true } else { false } })
+        #expect(!loader.started.contains { $0.lastPathComponent.hasPrefix("big-") })
+    }
+}
