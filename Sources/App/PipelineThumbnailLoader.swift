@@ -1,7 +1,6 @@
 import Cells
 import Foundation
 import Pipeline
-import Synchronization
 import Table
 import TextArt
 
@@ -10,7 +9,6 @@ import TextArt
 public struct PipelineThumbnailLoader: ThumbnailLoading {
     public let pipeline: ImagePipeline
     public let options: TextArtOptions
-    private let pendingPrefetch = PrefetchMailbox()
 
     public init(pipeline: ImagePipeline, options: TextArtOptions) {
         self.pipeline = pipeline
@@ -30,13 +28,7 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
     }
 
     public func prefetch(_ urls: [URL], columns: Int, rows: Int) {
-        // Tasks may reach the pipeline out of order; each hands over only the newest set, so the last call wins.
-        pendingPrefetch.put(urls.map { request($0, columns, rows) })
-        let pipeline = self.pipeline, mailbox = pendingPrefetch
-        Task {
-            guard let requests = mailbox.take() else { return }
-            await pipeline.prefetch(requests)
-        }
+        pipeline.requestPrefetch(urls.map { request($0, columns, rows) })
     }
 
     public func removeFromCache(_ url: URL) {
@@ -46,13 +38,6 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
     public func warm(_ url: URL, columns: Int, rows: Int) async throws {
         _ = try await pipeline.thumbnail(request(url, columns, rows), priority: .batch)
     }
-}
-
-/// The newest prefetch set, waiting to be handed to the pipeline.
-final class PrefetchMailbox: Sendable {
-    private let latest = Mutex<[ThumbnailRequest]?>(nil)
-    func put(_ requests: [ThumbnailRequest]) { latest.withLock { $0 = requests } }
-    func take() -> [ThumbnailRequest]? { latest.withLock { value in defer { value = nil }; return value } }
 }
 
 /// A loader that waits a random time before each load: the demo's simulated network. The wait is cancellable, so a

@@ -1,6 +1,7 @@
 import Cells
 import Codecs
 import Foundation
+import Synchronization
 
 /// Turns thumbnail requests into rendered cell grids: the one coordinator that starts, coalesces, prioritises,
 /// limits, retries and cancels work, and keeps the caches.
@@ -34,10 +35,16 @@ public actor ImagePipeline {
     public nonisolated let counters = PipelineCounters()
     nonisolated let rendered: MemoryCache<ThumbnailRequest, CellBuffer>
     nonisolated let bitmaps: MemoryCache<BitmapKey, DecodedImage>
-    nonisolated let downloads: MemoryCache<URL, LoadedData>
+    /// Image bytes, and whether they came from the disk cache (so a damaged entry is refetched by every job).
+    nonisolated let downloads: MemoryCache<URL, CachedBytes>
     let diskCache: DiskCache?
     let loader: any DataLoading
     let processing: ImageProcessing
+
+    struct CachedBytes: Sendable {
+        var data: LoadedData
+        var fromDisk: Bool
+    }
 
     struct BitmapKey: Hashable, Sendable {
         var url: URL
@@ -57,7 +64,11 @@ public actor ImagePipeline {
     var leaving: [Int: () -> Void] = [:]
     var nextID = 0
     var downloadQueue: DownloadQueue
-    var prefetches: [ThumbnailRequest: Task<Void, Never>] = [:]
+    var prefetches: [ThumbnailRequest: (token: Int, task: Task<Void, Never>)] = [:]
+    /// The render jobs of each URL, so a download's priority is found without scanning every job.
+    var renderRequestsByURL: [URL: Set<ThumbnailRequest>] = [:]
+    /// The newest prefetch set, waiting for the actor (see `requestPrefetch`).
+    nonisolated let pendingPrefetch = PendingPrefetch()
 
     public init(configuration: Configuration = Configuration(), loader: any DataLoading,
                 diskCache: DiskCache? = nil, processing: ImageProcessing = .live) {
@@ -110,21 +121,35 @@ public actor ImagePipeline {
     /// the previous set.
     public func prefetch(_ requests: [ThumbnailRequest]) {
         let wanted = Set(requests)
-        for (request, task) in prefetches where !wanted.contains(request) {
-            task.cancel()
+        for (request, prefetch) in prefetches where !wanted.contains(request) {
+            prefetch.task.cancel()
             prefetches[request] = nil
         }
         for request in requests where prefetches[request] == nil && !rendered.contains(request) {
             counters.add(\.prefetchesStarted)
-            prefetches[request] = Task { [weak self] in
-                _ = try? await self?.thumbnail(request, priority: .prefetch)
-                await self?.prefetchEnded(request)
-            }
+            nextID += 1
+            let token = nextID
+            prefetches[request] = (token, Task {
+                _ = try? await self.thumbnail(request, priority: .prefetch)
+                self.prefetchEnded(request, token: token)
+            })
         }
     }
 
-    private func prefetchEnded(_ request: ThumbnailRequest) {
-        prefetches[request] = nil
+    /// Hands a prefetch set to the pipeline from any thread. The set is taken on the actor, so whichever hand-over
+    /// runs last there applies the newest set: the last call wins even if the tasks arrive out of order.
+    public nonisolated func requestPrefetch(_ requests: [ThumbnailRequest]) {
+        pendingPrefetch.put(requests)
+        Task { await self.applyPendingPrefetch() }
+    }
+
+    private func applyPendingPrefetch() {
+        if let requests = pendingPrefetch.take() { prefetch(requests) }
+    }
+
+    private func prefetchEnded(_ request: ThumbnailRequest, token: Int) {
+        // A newer prefetch of the same request may have replaced this one.
+        if prefetches[request]?.token == token { prefetches[request] = nil }
     }
 
     /// Forgets an image everywhere: memory and disk. The next request fetches it again.
@@ -137,10 +162,14 @@ public actor ImagePipeline {
 
     /// Stops every job and prefetch.
     public func cancelAll() {
-        for task in prefetches.values { task.cancel() }
+        for prefetch in prefetches.values { prefetch.task.cancel() }
         prefetches.removeAll()
+        // Forgotten as well as cancelled, so a later request starts afresh instead of joining a dying job.
         for job in renderJobs.values { job.task?.cancel() }
         for job in downloadJobs.values { job.task?.cancel() }
+        renderJobs.removeAll()
+        renderRequestsByURL.removeAll()
+        downloadJobs.removeAll()
     }
 
     // MARK: Render jobs
@@ -152,6 +181,7 @@ public actor ImagePipeline {
         }
         let job = Job<CellBuffer>()
         renderJobs[request] = job
+        renderRequestsByURL[request.url, default: []].insert(request)
         job.task = Task {
             let result: Result<CellBuffer, any Error>
             do { result = .success(try await self.makeThumbnail(request, job: job)) } catch { result = .failure(error) }
@@ -161,7 +191,10 @@ public actor ImagePipeline {
     }
 
     private func removeRenderJob(_ job: Job<CellBuffer>, _ request: ThumbnailRequest) {
-        if renderJobs[request] === job { renderJobs[request] = nil }
+        guard renderJobs[request] === job else { return }
+        renderJobs[request] = nil
+        renderRequestsByURL[request.url]?.remove(request)
+        if renderRequestsByURL[request.url]?.isEmpty == true { renderRequestsByURL[request.url] = nil }
     }
 
     private func removeDownloadJob(_ job: Job<LoadedData>, _ url: URL) {
@@ -223,6 +256,17 @@ public actor ImagePipeline {
         return try processing.decode(bytes, target)
     }
 
+    /// Disk reads and writes (file I/O and a SHA-256) run off the actor.
+    @concurrent
+    private static func read(_ url: URL, from diskCache: DiskCache) async -> DiskCache.Entry? {
+        diskCache.entry(for: url)
+    }
+
+    @concurrent
+    private static func store(_ data: LoadedData, for url: URL, in diskCache: DiskCache) async {
+        diskCache.store(data, attribution: nil, for: url)
+    }
+
     @concurrent
     private static func render(_ image: DecodedImage, _ request: ThumbnailRequest,
                                with processing: ImageProcessing) async -> CellBuffer {
@@ -233,15 +277,15 @@ public actor ImagePipeline {
 
     /// The bytes of a URL: from memory, from disk, or by joining or starting its download.
     private func bytes(for url: URL, skippingDisk: Bool = false) async throws -> (LoadedData, fromDisk: Bool) {
-        if let data = downloads.value(for: url) {
+        if let cached = downloads.value(for: url), !(skippingDisk && cached.fromDisk) {
             counters.add(\.memoryHits)
-            return (data, false)
+            return (cached.data, cached.fromDisk)
         }
-        if !skippingDisk, let entry = diskCache?.entry(for: url) {
+        if !skippingDisk, let diskCache, let entry = await Self.read(url, from: diskCache) {
             counters.add(\.diskHits)
             let data = LoadedData(bytes: entry.bytes, contentType: entry.metadata.contentType,
                                   etag: entry.metadata.etag, lastModified: entry.metadata.lastModified)
-            downloads.set(data, for: url, cost: data.bytes.count + 64)
+            downloads.set(CachedBytes(data: data, fromDisk: true), for: url, cost: data.bytes.count + 64)
             return (data, true)
         }
         if let job = downloadJobs[url] {
@@ -264,7 +308,12 @@ public actor ImagePipeline {
         let counters = self.counters
         var retry = 0
         while true {
+            try Task.checkCancellation()
             try await acquireDownloadSlot(for: url)
+            guard !Task.isCancelled else {
+                releaseDownloadSlot(for: url)
+                throw CancellationError()
+            }
             counters.downloadStarted()
             let loader = self.loader, limits = configuration.limits
             let result: Result<LoadedData, any Error>
@@ -280,10 +329,10 @@ public actor ImagePipeline {
             releaseDownloadSlot(for: url)
             switch result {
             case .success(let data):
-                downloads.set(data, for: url, cost: data.bytes.count + 64)
-                if !url.isFileURL { diskCache?.store(data, attribution: nil, for: url) }
+                downloads.set(CachedBytes(data: data, fromDisk: false), for: url, cost: data.bytes.count + 64)
+                if !url.isFileURL, let diskCache { await Self.store(data, for: url, in: diskCache) }
                 return data
-            case .failure(let error as LoadError):
+            case .failure(let error as LoadError) where !Task.isCancelled:
                 retry += 1
                 guard let delay = configuration.retry.delay(beforeRetry: retry, after: error) else {
                     throw PipelineError.load(error)
@@ -304,7 +353,9 @@ public actor ImagePipeline {
     /// A download is as urgent as the most urgent request waiting for its URL.
     private func priority(of url: URL) -> RequestPriority {
         var best = RequestPriority.prefetch
-        for (request, job) in renderJobs where request.url == url { best = max(best, job.priority) }
+        for request in renderRequestsByURL[url] ?? [] {
+            if let job = renderJobs[request] { best = max(best, job.priority) }
+        }
         return best
     }
 
@@ -378,4 +429,11 @@ public actor ImagePipeline {
             subscriber.continuation.resume(with: result)
         }
     }
+}
+
+/// The newest prefetch set handed over from another thread, not yet applied.
+final class PendingPrefetch: Sendable {
+    private let latest = Mutex<[ThumbnailRequest]?>(nil)
+    func put(_ requests: [ThumbnailRequest]) { latest.withLock { $0 = requests } }
+    func take() -> [ThumbnailRequest]? { latest.withLock { value in defer { value = nil }; return value } }
 }

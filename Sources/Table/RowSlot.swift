@@ -19,7 +19,8 @@ public enum ThumbnailState: Sendable, Equatable {
     static func load(_ url: URL, size: ThumbnailSize, with loader: any ThumbnailLoading) async -> ThumbnailState? {
         do {
             return .loaded(try await loader.thumbnail(for: url, columns: size.columns, rows: size.rows))
-        } catch is CancellationError {
+        } catch is CancellationError where Task.isCancelled {
+            // Only our own cancellation is silent; a load cancelled from elsewhere is a failure the user can retry.
             return nil
         } catch {
             return .failed(String(describing: error))

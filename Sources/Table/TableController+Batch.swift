@@ -10,6 +10,8 @@ extension TableController {
         batchProgress = BatchProgress(total: urls.count)
         changed()
         let loader = self.loader
+        batchGeneration += 1
+        let generation = batchGeneration
         batchTask = Task { [weak self] in
             await withTaskGroup(of: Bool.self) { group in
                 for url in urls {
@@ -28,7 +30,8 @@ extension TableController {
                     self.changed()
                 }
             }
-            self?.batchTask = nil
+            // Only this batch's own handle: Esc and P again may already have started another.
+            if let self, self.batchGeneration == generation { self.batchTask = nil }
         }
     }
 

@@ -66,6 +66,7 @@ public final class TableController {
     /// The batch prefetch under way or just finished, shown as a progress bar.
     public var batchProgress: BatchProgress?
     var batchTask: Task<Void, Never>?
+    var batchGeneration = 0
     /// The spinner's frame, advanced by the app's timer while something loads.
     public var tick = 0
     /// Called when something changed that should be drawn.
@@ -208,6 +209,7 @@ public final class TableController {
     private func setFilter(_ text: String) {
         let selected = selectedItem?.index
         filter = text
+        prefetchedAround = nil
         if text.isEmpty {
             filtered = nil
         } else {
@@ -258,14 +260,15 @@ public final class TableController {
         if visible.upperBound + visible.count >= itemCount { loadMoreIfNeeded() }
     }
 
-    /// The display rows to warm around the visible ones: the next screen in the scroll direction, then the
-    /// previous one, each nearest first.
+    /// The display rows to warm: the visible ones (so a prefetch already fetching a row that scrolls into view is
+    /// joined, not cancelled), then the next screen in the scroll direction, then the previous one, nearest first.
     func prefetchRows(around visible: Range<Int>, movingUp: Bool) -> [Int] {
         let n = max(1, visible.count)
         let end = min(visible.upperBound, itemCount), start = min(visible.lowerBound, itemCount)
         let below = Array(end..<min(itemCount, end + n))
         let above = Array((max(0, start - n)..<start).reversed())
-        return movingUp ? above + below : below + above
+        let shown = Array(start..<end)
+        return shown + (movingUp ? above + below : below + above)
     }
 
     private func prefetch(around visible: Range<Int>, size: ThumbnailSize) {

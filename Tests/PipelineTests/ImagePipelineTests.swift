@@ -208,6 +208,23 @@ import TextArt
     }
 }
 
+extension ImagePipelineTests {
+    @Test func aPrefetchStartedAgainIsStillCancelledByTheNextSet() async throws {
+        let pipeline = pipeline()
+        let r = request("1.png")
+        await pipeline.prefetch([r])
+        await loader.waitForStarts(1)
+        await pipeline.prefetch([])
+        await loader.waitUntil { $0.cancelled.count == 1 }
+        await pipeline.prefetch([r])
+        await loader.waitForStarts(2)
+        // The first prefetch's end must not make the pipeline forget the second one.
+        await pipeline.prefetch([])
+        #expect(await loader.waitUntil { $0.cancelled.count == 2 })
+        #expect(await pipeline.prefetches.isEmpty)
+    }
+}
+
 @Suite struct MemoryCacheTests {
     @Test func theLeastRecentlyUsedGoFirstByCost() {
         let cache = MemoryCache<String, Int>(costLimit: 10)

@@ -119,4 +119,40 @@ import TextArt
         #expect(table.pool.counters.wrongPaints == 0)
         table.cancelAll()
     }
+
+    @Test func aRowScrollingIntoViewJoinsItsPrefetchInsteadOfDownloadingAgain() async throws {
+        let loader = FakeDataLoader()
+        // Room for the screen's downloads and the prefetches at once.
+        let pipeline = ImagePipeline(configuration: .init(maxDownloads: 40, maxDownloadsPerHost: 40), loader: loader,
+                                     processing: .fake)
+        let table = TableController(
+            source: FakeItemSource(count: 200, pageSize: 200),
+            loader: PipelineThumbnailLoader(pipeline: pipeline, options: TextArtOptions(mode: .ascii, color: .none)),
+            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 60, rows: 24)
+        table.start()
+        #expect(await waiter.until { table.items.count == 200 })
+        table.layoutRows()
+        let below = table.visibleRows.upperBound
+        let name = "\(below).png"
+        #expect(await loader.waitUntil { $0.started.contains { $0.lastPathComponent == name } }, "the next row is prefetched")
+        // Scroll until that row is on screen, while its prefetch is still downloading.
+        while !table.visibleRows.contains(below) {
+            table.move(by: 1)
+            table.layoutRows()
+        }
+        // Let the new prefetch set reach the pipeline (it prefetches the new next screen) before any answer.
+        let ahead = "\(table.visibleRows.upperBound).png"
+        #expect(await loader.waitUntil { $0.started.contains { $0.lastPathComponent == ahead } })
+        for _ in 0..<20 { await Task.yield() }
+        loader.answerEverything()
+        #expect(await waiter.until {
+            if case .loaded = table.pool.slot(forItem: below)?.thumbnail { return true }
+            return false
+        })
+        #expect(loader.started.filter { $0.lastPathComponent == name }.count == 1, "one download for the row")
+        #expect(!loader.cancelled.contains { $0.lastPathComponent == name })
+        table.cancelAll()
+    }
 }
