@@ -33,11 +33,20 @@ func runScrollBenchmark(rows: Int) async {
     let configurations: [(String, Bool, Bool)] = [
         ("ThumbTable", true, true), ("no prefetch", false, true), ("anchor: no cancel", false, false),
     ]
-    var results: [(String, ScrollBench.Result)] = []
-    for (name, prefetch, cancels) in configurations {
-        results.append((name, await ScrollBench.run(rows: rows, server: server, prefetch: prefetch, cancels: cancels)))
+    for (style, page) in [("j (one row a key)", false), ("PgDn (one screen a key)", true)] {
+        print("  keys: \(style)")
+        var results: [(String, ScrollBench.Result)] = []
+        for (name, prefetch, cancels) in configurations {
+            results.append((name, await ScrollBench.run(rows: rows, server: server, prefetch: prefetch,
+                                                        cancels: cancels, paging: page)))
+        }
+        report(results)
     }
     await server.stop()
+}
+
+@MainActor
+func report(_ results: [(String, ScrollBench.Result)]) {
     print("  configuration        started  cancelled  downloaded   discarded   max in  settle→painted ms")
     print("                       requests  requests        MB  of downloaded  flight     p50     p95")
     let anchor = results.last!.1
@@ -86,7 +95,7 @@ enum ScrollBench {
         }
     }
 
-    static func run(rows: Int, server: TestHTTPServer, prefetch: Bool, cancels: Bool) async -> Result {
+    static func run(rows: Int, server: TestHTTPServer, prefetch: Bool, cancels: Bool, paging: Bool) async -> Result {
         let loader: any DataLoading = cancels ? DataLoader() : NeverCancelled(base: DataLoader())
         let pipeline = ImagePipeline(configuration: .init(), loader: loader)
         let table = TableController(
@@ -114,9 +123,10 @@ enum ScrollBench {
         table.start()
         while table.items.isEmpty { try? await Task.sleep(for: .milliseconds(5)) }
         var keys = 0
-        while keys < rows - 1 {
-            for _ in 0..<60 where keys < rows - 1 {
-                table.move(by: 1)
+        // j moves a row a key, in bursts of 60 keys; PgDn a screen a key, in bursts of 10.
+        while table.viewport.selection < rows - 1 {
+            for _ in 0..<(paging ? 10 : 60) where table.viewport.selection < rows - 1 {
+                if paging { table.page(by: 1) } else { table.move(by: 1) }
                 table.layoutRows()
                 keys += 1
                 try? await Task.sleep(for: .milliseconds(33))
