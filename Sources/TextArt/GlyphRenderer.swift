@@ -25,72 +25,78 @@ enum GlyphRenderer {
         var toneError = [Float](repeating: 0, count: monochrome && diffuse ? columns * rows : 0)
         var colorError = [SIMD3<Float>](repeating: .zero, count: !monochrome && diffuse ? columns * rows : 0)
         let toneStep = scale / Float(max(1, set.glyphs.count - 1)) * 2
-        var target = [Float](repeating: 0, count: n)
         var buffer = CellBuffer(width: columns, height: rows)
 
-        for cy in 0..<rows {
-            for cx in 0..<columns {
-                var mean = SIMD3<Float>.zero
-                var shift: Float = 0   // in lightness, for ordered dithering of the tone
-                var extra: Float = 0   // in coverage, for diffused tone error
-                if monochrome {
-                    if ordered { shift = (Dithering.threshold(x: cx, y: cy) - 0.5) * toneStep }
-                    if diffuse { extra = toneError[cy * columns + cx] }
-                }
-                for sy in 0..<sh {
-                    for sx in 0..<sw {
-                        let gi = (cy * sh + sy) * w + cx * sw + sx
-                        let c = SIMD3(image.r[gi], image.g[gi], image.b[gi])
-                        mean += c
-                        let y = ColorSpace.luminance(c.x, c.y, c.z)
-                        let tone = min(scale, ColorSpace.lightness(luminance: y) * scale * gain) + shift
-                        target[sy * sw + sx] = max(0, ColorSpace.luminance(lightness: max(0, tone)) + extra)
+        // Raw pointers in the per-pixel loop: array indexing there checked bounds more than it computed.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: n) { target in
+            image.withPlanes { red, green, blue in
+                for cy in 0..<rows {
+                    for cx in 0..<columns {
+                        var mean = SIMD3<Float>.zero
+                        var shift: Float = 0   // in lightness, for ordered dithering of the tone
+                        var extra: Float = 0   // in coverage, for diffused tone error
+                        if monochrome {
+                            if ordered { shift = (Dithering.threshold(x: cx, y: cy) - 0.5) * toneStep }
+                            if diffuse { extra = toneError[cy * columns + cx] }
+                        }
+                        for sy in 0..<sh {
+                            for sx in 0..<sw {
+                                let gi = (cy * sh + sy) * w + cx * sw + sx
+                                let c = SIMD3(red[gi], green[gi], blue[gi])
+                                mean += c
+                                let y = ColorSpace.luminance(c.x, c.y, c.z)
+                                let tone = min(scale, ColorSpace.lightness(luminance: y) * scale * gain) + shift
+                                let wanted = ColorSpace.luminance(lightness: max(0, tone)) + extra
+                                target[sy * sw + sx] = max(0, wanted)
+                            }
+                        }
+                        mean /= Float(n)
+                        let index = shapes ? bestShape(UnsafePointer(target.baseAddress!), in: set)
+                            : set.nearest(lightness: ColorSpace.lightness(target[0]))
+                        let coverage = set.coverage[index]
+                        let glyph = set.glyphs[index]
+                        if monochrome {
+                            if diffuse {
+                                var wanted: Float = 0
+                                for i in 0..<n { wanted += target[i] }
+                                spread(wanted / Float(n) - coverage, x: cx, y: cy, columns: columns, rows: rows,
+                                       into: &toneError)
+                            }
+                            buffer[cx, cy] = Cell(glyph)
+                            continue
+                        }
+                        guard coverage > 0 else { buffer[cx, cy] = Cell(" "); continue }
+                        // The foreground that makes the glyph's cell, seen from afar, the cell's colour.
+                        var wanted = mean
+                        if diffuse {
+                            wanted = (wanted + colorError[cy * columns + cx])
+                                .clamped(lowerBound: .zero, upperBound: .one)
+                        }
+                        var fg = wanted / coverage
+                        let peak = fg.max()
+                        if peak > 1 { fg /= peak }
+                        let color: CellColor
+                        if let palette {
+                            if ordered {
+                                let s = (Dithering.threshold(x: cx, y: cy) - 0.5)
+                                    * BlockRenderer.orderedAmplitude(options.color)
+                                fg = SIMD3(ColorSpace.decode(ColorSpace.encode(fg.x) + s),
+                                           ColorSpace.decode(ColorSpace.encode(fg.y) + s),
+                                           ColorSpace.decode(ColorSpace.encode(fg.z) + s))
+                            }
+                            let entry = palette.nearest(linear: fg)
+                            color = palette.color(entry)
+                            if diffuse {
+                                spread(wanted - palette.linear[entry] * coverage, x: cx, y: cy, columns: columns,
+                                       rows: rows, into: &colorError)
+                            }
+                        } else {
+                            color = .rgb(ColorSpace.byte(linear: fg.x), ColorSpace.byte(linear: fg.y),
+                                         ColorSpace.byte(linear: fg.z))
+                        }
+                        buffer[cx, cy] = Cell(glyph, foreground: color)
                     }
                 }
-                mean /= Float(n)
-                let index = shapes ? bestShape(target, in: set)
-                    : set.nearest(lightness: ColorSpace.lightness(target[0]))
-                let coverage = set.coverage[index]
-                let glyph = set.glyphs[index]
-                if monochrome {
-                    if diffuse {
-                        var wanted: Float = 0
-                        for t in target { wanted += t }
-                        spread(wanted / Float(n) - coverage, x: cx, y: cy, columns: columns, rows: rows,
-                               into: &toneError)
-                    }
-                    buffer[cx, cy] = Cell(glyph)
-                    continue
-                }
-                guard coverage > 0 else { buffer[cx, cy] = Cell(" "); continue }
-                // The foreground that makes the glyph's cell, seen from afar, the cell's colour.
-                var wanted = mean
-                if diffuse {
-                    wanted = (wanted + colorError[cy * columns + cx]).clamped(lowerBound: .zero, upperBound: .one)
-                }
-                var fg = wanted / coverage
-                let peak = fg.max()
-                if peak > 1 { fg /= peak }
-                let color: CellColor
-                if let palette {
-                    if ordered {
-                        let s = (Dithering.threshold(x: cx, y: cy) - 0.5)
-                            * BlockRenderer.orderedAmplitude(options.color)
-                        fg = SIMD3(ColorSpace.decode(ColorSpace.encode(fg.x) + s),
-                                   ColorSpace.decode(ColorSpace.encode(fg.y) + s),
-                                   ColorSpace.decode(ColorSpace.encode(fg.z) + s))
-                    }
-                    let entry = palette.nearest(linear: fg)
-                    color = palette.color(entry)
-                    if diffuse {
-                        spread(wanted - palette.linear[entry] * coverage, x: cx, y: cy, columns: columns, rows: rows,
-                               into: &colorError)
-                    }
-                } else {
-                    color = .rgb(ColorSpace.byte(linear: fg.x), ColorSpace.byte(linear: fg.y),
-                                 ColorSpace.byte(linear: fg.z))
-                }
-                buffer[cx, cy] = Cell(glyph, foreground: color)
             }
         }
         return buffer
@@ -98,7 +104,7 @@ enum GlyphRenderer {
 
     /// The glyph nearest `target` (the coverage each coarse pixel should have), judged in lightness pixel by
     /// pixel and for the whole cell. (Matching at 4x8 as well scored no better and needs 4 times the pixels.)
-    static func bestShape(_ target: [Float], in set: GlyphSet) -> Int {
+    static func bestShape(_ target: UnsafePointer<Float>, in set: GlyphSet) -> Int {
         let n = GlyphSet.pixelCount
         // Weights of the two scales, tuned on the quality tool's images.
         let wp = 1.5 / Float(n), wc: Float = 3
