@@ -43,6 +43,12 @@ let package = Package(
                 resources: [.copy("demo")]),
         /// Concrete item sources: the bundled demo catalog, and later APIs and folders.
         .target(name: "ItemSources", dependencies: ["Items", "DemoResources"]),
+        /// The embedded demo server (FlyingFox on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
+        /// placeholder PNGs, the bundled photos, latency and faults.
+        .target(name: "DemoServer", dependencies: [
+            "Codecs", .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "FlyingSocks", package: "FlyingFox"),
+        ]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
@@ -62,6 +68,7 @@ let package = Package(
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "DemoServer",
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
@@ -88,5 +95,9 @@ let package = Package(
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoResources", "Codecs", "Pixels"]),
+        .testTarget(name: "ItemSourcesTests", dependencies: [
+            "ItemSources", "Items", "DemoServer", "DemoResources", "TestSupport",
+        ]),
     ]
 )

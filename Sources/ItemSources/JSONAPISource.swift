@@ -162,3 +162,9 @@ public struct JSONAPISource: ItemSource {
         return current is NSNull ? nil : current
     }
 }
+
+extension JSONAPISource {
+    /// Flickr's public photo feed (`photos_public.gne?format=json&nojsoncallback=1`): one page of `items`, each
+    /// with a `title`, an `author` and the picture at `media.m`.
+    public static let flickrFeed = KeyPaths(items: "items", title: "title", subtitle: "author", image: "media.m")
+}

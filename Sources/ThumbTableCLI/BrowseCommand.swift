@@ -2,24 +2,29 @@ import ArgumentParser
 import Foundation
 import ItemSources
 
-/// `thumbtable browse URL --items KEYPATH --title KEYPATH ...`: any paged JSON API.
+/// `thumbtable browse URL --items KEYPATH --title KEYPATH ...`: any paged JSON API; `thumbtable browse DIR`: the
+/// images in a folder.
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "Browse any paged JSON API, reading items by dotted key paths.",
+        abstract: "Browse any paged JSON API, reading items by dotted key paths, or a folder of images.",
         discussion: """
             Example: thumbtable browse 'https://api.example.com/things' --items results --title name \
             --image image_url --next next
+            A folder: thumbtable browse ~/Pictures [--recursive]
             """)
 
-    @Argument(help: "The URL of the first page.")
+    @Argument(help: "The URL of the first page, or a folder.")
     var url: String
+
+    @Flag(help: "With a folder: the images in the folders below it too.")
+    var recursive = false
 
     @Option(help: "Key path of the list of items in a page (empty: the page is the list).")
     var items = ""
 
-    @Option(help: "Key path of an item's title.")
-    var title: String
+    @Option(help: "Key path of an item's title (needed with a URL).")
+    var title: String?
 
     @Option(help: "Key path of an item's subtitle.")
     var subtitle: String?
@@ -44,17 +49,44 @@ struct BrowseCommand: AsyncParsableCommand {
 
     @OptionGroup var display: DisplayOptions
 
+    /// The argument as a folder, when it is not an http(s) URL.
+    var folder: URL? {
+        if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") { return nil }
+        if let parsed = URL(string: url), parsed.scheme?.lowercased() == "file" { return parsed }
+        return URL(fileURLWithPath: (url as NSString).expandingTildeInPath)
+    }
+
     func validate() throws {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") else {
-            throw ValidationError("browse needs an http(s) URL, got '\(url)'")
+        if let folder {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+                throw ValidationError("browse needs an http(s) URL or a folder; '\(url)' is neither (no such file)")
+            }
+            guard isDirectory.boolValue else {
+                throw ValidationError("'\(url)' is a file; browse shows a folder of images (or: thumbtable render FILE)")
+            }
+            return
+        }
+        guard title != nil else {
+            throw ValidationError("browse URL needs --title KEYPATH: where each item keeps its title")
         }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
     }
 
     @MainActor
     func run() async throws {
+        if let folder {
+            let source: FolderSource
+            do {
+                source = try FolderSource(directory: folder, recursive: recursive)
+            } catch {
+                throw ValidationError(error.message)
+            }
+            try await display.runApp(source: source)
+            return
+        }
         let source = JSONAPISource(url: URL(string: url)!, keyPaths: .init(
-            items: items, title: title, subtitle: subtitle, image: image, thumbnail: thumb, next: next,
+            items: items, title: title ?? "", subtitle: subtitle, image: image, thumbnail: thumb, next: next,
             pageParameter: pageParam, limitParameter: limitParam, limit: limit))
         try await display.runApp(source: source)
     }

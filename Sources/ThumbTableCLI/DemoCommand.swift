@@ -1,39 +1,81 @@
 import App
 import ArgumentParser
 import DemoResources
+import DemoServer
+import Foundation
 import ItemSources
 import Table
 
-/// `thumbtable demo` (the default): the bundled catalog, with simulated network latency.
+/// `thumbtable demo` (the default): the embedded demo server, started in-process on 127.0.0.1, browsed through the
+/// SWAPI client with its Instant Answer image lookups, so it works offline.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Browse the bundled demo catalog (the default): real photos, loaded page by page.")
+        abstract: "Browse the embedded demo (the default): SWAPI species served on 127.0.0.1, with pictures.",
+        discussion: """
+            Starts the demo server in-process and browses its SWAPI-shaped species through the same client as \
+            `thumbtable swapi`, each row's picture found by an Instant-Answer-shaped lookup. After the 37 species \
+            come demo cases: a long title, wide characters, a title full of escape sequences, a row without an \
+            image, a truncated JPEG and a file that is not an image.
+            """)
 
     @OptionGroup var display: DisplayOptions
+    @OptionGroup var server: DemoServerOptions
 
-    @Option(help: "Simulated latency of each image load, in milliseconds.")
-    var latency = 150
+    @Option(help: "The demo server's port (0: any free port).")
+    var port: UInt16 = 0
 
-    @Option(help: "Random extra latency of each image load, up to this many milliseconds.")
-    var jitter = 450
-
-    @Option(help: "Simulated latency of each page of rows, in milliseconds.")
-    var pageDelay = 300
-
-    func validate() throws {
-        guard latency >= 0, jitter >= 0, pageDelay >= 0 else {
-            throw ValidationError("--latency, --jitter and --page-delay must not be negative")
-        }
-    }
+    static let attribution =
+        "All images from the demo server's Instant Answers: scikit-image sample data (public domain, CC0, BSD)"
 
     @MainActor
     func run() async throws {
-        guard let directory = DemoResources.directory else {
-            throw ValidationError("the bundled demo catalog (Resources/demo) was not found next to the executable")
+        let demo = try await server.start(port: port, demoCases: true)
+        let source = SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL,
+                                 name: "Demo catalog", attribution: Self.attribution)
+        // The server's port changes every run, so its images would only fill the disk cache; keep it unless a
+        // folder is named.
+        var display = self.display
+        if display.cacheDir == nil { display.noDiskCache = true }
+        do {
+            try await display.runApp(source: source)
+        } catch {
+            await demo.stop()
+            throw error
         }
-        let source = try BundledCatalog(directory: directory, pageDelay: .milliseconds(pageDelay))
-        let latencyRange = Duration.milliseconds(latency)...Duration.milliseconds(latency + jitter)
-        try await display.runApp(source: source, simulatedLatency: latency + jitter > 0 ? latencyRange : nil)
+        await demo.stop()
+    }
+}
+
+/// `thumbtable serve-demo`: the demo server alone, for curl, tests and the other clients.
+struct ServeDemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-demo",
+        abstract: "Run the demo server on 127.0.0.1 until interrupted.")
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port: UInt16 = 8737
+
+    @Flag(help: "Append the demo cases (hostile, long and wide titles, missing and broken images) to the species.")
+    var demoCases = false
+
+    @OptionGroup var server: DemoServerOptions
+
+    func run() async throws {
+        let demo = try await server.start(port: port, demoCases: demoCases)
+        let base = demo.baseURL.absoluteString
+        let text = """
+            ThumbTable demo server on \(base) (Ctrl-C stops it)
+              species:   \(base)/api/species/?page=1
+              answers:   \(base)/ia/?q=Wookie%20star%20wars&format=json
+              photos:    \(base)/photos?_page=1&_limit=10
+              images:    \(base)/placeholder/150/92c952/1  \(base)/media/chelsea.png
+            Browse it:
+              thumbtable swapi --base-url \(base)/api/ --image-search-url \(base)/ia/
+              thumbtable photos --base-url \(base)/
+
+            """
+        FileHandle.standardOutput.write(Data(text.utf8))
+        await demo.wait()
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The built binary in a real terminal (tmux): the embedded demo from start to quit.
+/// The built binary in a real terminal (tmux): the embedded demo from start to quit. The demo is the SWAPI client
+/// against the in-process demo server: 37 species in pages of 10, then 6 demo cases (rows 38-43).
 @Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
 struct DemoEndToEndTests {
     /// The demo with no simulated image latency, so a screen settles quickly.
@@ -27,9 +28,9 @@ struct DemoEndToEndTests {
             lines.first?.contains("row 1 of 20 loaded") == true && self.settled(lines)
         }
         #expect(lines[0].contains("Demo catalog"))
-        #expect(lines.contains { $0.contains("Accusamus beatae ad facilis") })
-        #expect(lines.contains { $0.contains("Image from scikit-image sample data") })
-        #expect(lines.contains { $0.contains("All images from the scikit-image sample data") })
+        #expect(lines.contains { $0.contains("Human") })
+        #expect(lines.contains { $0.contains("Image from https://scikit-image.org scikit-image sample data") })
+        #expect(lines.contains { $0.contains("All images from the demo server's Instant Answers") })
         // Thumbnails are drawn: the rows' left blocks are not blank.
         #expect(lines[1...3].allSatisfy { $0.prefix(14).contains { $0 != " " && $0 != "▌" } })
         #expect(try tmux.pane("alternate_on") == "1")
@@ -55,7 +56,8 @@ struct DemoEndToEndTests {
     }
 
     @Test func enterOpensTheDetailAndEscapeReturnsToTheSameScreen() async throws {
-        let tmux = try TmuxSession(Self.fastDemo)
+        // Tall enough for the species' fields and the image state in the detail pane.
+        let tmux = try TmuxSession(Self.fastDemo, columns: 100, rows: 45)
         defer { tmux.close() }
         try await tmux.waitFor(text: "row 1 of 20 loaded")
         try tmux.send("j")
@@ -63,9 +65,10 @@ struct DemoEndToEndTests {
             lines.first?.contains("row 2 of 20") == true && self.settled(lines)
         }
         try tmux.send("Enter")
-        let detail = try await tmux.waitFor(text: "Picture: A cup of coffee")
-        #expect(detail.contains { $0.contains("Licence: CC0, photographer Rachel Michetti") })
-        #expect(detail.contains { $0.contains("Attribution: Image from scikit-image") })
+        let detail = try await tmux.waitFor(text: "Classification: artificial")
+        #expect(detail.contains { $0.contains("Abstract source: scikit-image sample data,") })
+        #expect(detail.contains { $0.contains("Image: http://127.0.0.1:") && $0.contains("/media/coffee.png") })
+        #expect(detail.contains { $0.contains("Attribution: Image from") })
         #expect(detail[0].contains("item 2 of 20"))
         try await tmux.waitFor(text: "Image state: loaded")
         try tmux.send("Escape")
@@ -75,23 +78,29 @@ struct DemoEndToEndTests {
         #expect(after == before)
     }
 
-    @Test func holdingPageDownLoadsFurtherPagesToTheEnd() async throws {
-        let tmux = try TmuxSession(Self.fastDemo)
-        defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
-        // Hold PgDn: each press moves a screen; at the last loaded row the next page is on its way.
+    /// Holds PgDn until every page has loaded: each press moves a screen; at the last loaded row the next page is
+    /// on its way.
+    func loadEverything(_ tmux: TmuxSession) async throws -> [String] {
         var lines = try tmux.screen()
         var presses = 0
-        while !lines[0].contains("of 120 loaded") && presses < 200 {
+        while !lines[0].contains("of 43 loaded") && presses < 200 {
             try tmux.send("PageDown")
             presses += 1
             let before = lines[0]
             lines = try await tmux.waitFor("the screen to move") { $0[0] != before || $0.joined().contains("end of the list") }
         }
-        #expect(lines[0].contains("of 120 loaded"))
+        return lines
+    }
+
+    @Test func holdingPageDownLoadsFurtherPagesToTheEnd() async throws {
+        let tmux = try TmuxSession(Self.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        var lines = try await loadEverything(tmux)
+        #expect(lines[0].contains("of 43 loaded"))
         try tmux.send("G")
-        lines = try await tmux.waitFor(text: "end of the list: 120 items")
-        #expect(lines[0].contains("row 120 of 120 loaded"))
+        lines = try await tmux.waitFor(text: "end of the list: 43 items")
+        #expect(lines[0].contains("row 43 of 43 loaded"))
     }
 
     @Test func aResizeRedrawsAndKeepsTheSelection() async throws {
@@ -122,12 +131,42 @@ struct DemoEndToEndTests {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
         try await tmux.waitFor(text: "row 1 of 20 loaded")
-        for _ in 0..<6 { try tmux.send("j") }
-        try await tmux.waitFor(text: "row 7 of 20")
+        _ = try await loadEverything(tmux)
+        try tmux.send("G")
+        try await tmux.waitFor(text: "row 43 of 43")
+        // G selects the end-of-list row below row 43; four rows up is row 40.
+        try tmux.send("k", "k", "k", "k")
+        try await tmux.waitFor(text: "row 40 of 43")
         let lines = try await tmux.waitFor(text: "Hostile ^[[31mred^[[0m ^[]52;c;aGVsbG8=^G")
-        #expect(lines[0].contains("row 7 of 20"), "the escape sequences did not move or clear anything")
+        #expect(lines[0].contains("row 40 of 43"), "the escape sequences did not move or clear anything")
         #expect(lines.contains { $0.contains("<U+009B>2J") })
         #expect(lines.contains { $0.contains("All images from") }, "the footer is still in place")
+    }
+
+    @Test func theDemoCasesShowWideTitlesAWrappedTitleAndFailingImages() async throws {
+        let tmux = try TmuxSession(Self.fastDemo, columns: 100, rows: 60)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of")
+        _ = try await loadEverything(tmux)
+        try tmux.send("G")
+        let end = try await tmux.waitFor("the last rows, settled") { lines in
+            lines[0].contains("row 43 of 43") && self.settled(lines) && lines.joined().contains("failed")
+        }
+        #expect(end.contains { $0.contains("An item without any image") })
+        #expect(end.contains { $0.contains("no image") })
+        #expect(end.contains { $0.contains("A truncated JPEG") })
+        #expect(end.contains { $0.contains("✗") }, "the file that is not an image fails")
+        // G selects the end-of-list row; one up is row 43.
+        try tmux.send("k", "Enter")
+        try await tmux.waitFor(text: "Designation: A corrupt image shows a failure")
+        try await tmux.waitFor(text: "PNG data is damaged")
+        try tmux.send("Escape")
+        for _ in 0..<4 { try tmux.send("k") }
+        let wide = try await tmux.waitFor(text: "row 39 of 43")
+        #expect(wide.contains { $0.contains("宇宙飛行士 Eileen Collins 🚀 ロケット and 커피 ☕") })
+        // The long title (row 38) wraps over more than one line.
+        #expect(wide.contains { $0.contains("A deliberately long title that goes on") })
+        #expect(wide.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("wrap over several lines") || $0.contains("lines of the row") })
     }
 
     @Test func sigtermRestoresTheTerminal() async throws {
@@ -172,12 +211,12 @@ struct DemoEndToEndTests {
         try await tmux.waitFor(text: "filter titles as you type")
         try tmux.send("x")
         try tmux.send("/")
-        try tmux.type("truncated")
+        try tmux.type("wook")
         let lines = try await tmux.waitFor(text: "of 1 matching")
-        #expect(lines.contains { $0.contains("A truncated JPEG") })
+        #expect(lines.contains { $0.contains("Wookie") })
         try tmux.send("Escape")
-        // Clearing the filter keeps the matching item (the 13th) selected among all rows.
-        try await tmux.waitFor(text: "row 13 of")
+        // Clearing the filter keeps the matching item (the 3rd) selected among all rows.
+        try await tmux.waitFor(text: "row 3 of")
     }
 }
 
@@ -195,7 +234,7 @@ struct TerminalCapabilityEndToEndTests {
             #expect(line.unicodeScalars.allSatisfy { $0.isASCII }, "non-ASCII on screen: \(line)")
         }
         #expect(lines[1].hasPrefix(">"), "the selection marker is ASCII")
-        #expect(lines[2].contains("Chelsea the cat . album 1"), "punctuation has an ASCII look-alike")
+        #expect(lines[2].contains("mammal . sentient . Galactic Basic"), "punctuation has an ASCII look-alike")
     }
 
     @Test func theWheelScrollsAClickSelectsADoubleClickOpens() async throws {

@@ -1,0 +1,292 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Answers the demo server's requests: routes them, and applies the configured latency and faults.
+final class DemoHandler: HTTPHandler, Sendable {
+    /// An answer before faults are applied.
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String] = [:]
+        var body: [UInt8]
+
+        static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> Reply {
+            var headers = headers
+            headers["Content-Type"] = "application/json"
+            return Reply(status: status, headers: headers, body: value.encoded)
+        }
+
+        static func notFound(_ detail: String = "Not found") -> Reply {
+            .json(["detail": .string(detail)], status: 404)
+        }
+    }
+
+    let data: DemoData
+    let configuration: DemoServer.Configuration
+    private let plan: FaultPlan
+    private let attempts = Mutex<[String: Int]>([:])
+
+    init(data: DemoData, configuration: DemoServer.Configuration) {
+        self.data = data
+        self.configuration = configuration
+        plan = FaultPlan(latency: configuration.latency, jitter: configuration.jitter,
+                         failRate: configuration.failRate, seed: configuration.seed)
+    }
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let key = request.path + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let attempt = attempts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
+        let decision = plan.decide(key: key, attempt: attempt)
+        var query: [String: String] = [:]
+        for item in request.query where query[item.name] == nil { query[item.name] = item.value }
+        let host = request.headers[.host] ?? "127.0.0.1"
+        let routed = route(path: request.path, query: query, base: "http://\(host)")
+        let delay = decision.delay + (routed.isListPage ? configuration.pageDelay : .zero)
+        if delay > .zero { try await Task.sleep(for: delay) }
+
+        var reply = routed.reply
+        if decision.fault == .serverError {
+            reply = .json(["detail": "demo server: injected failure (--fail-rate)"], status: 500)
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in reply.headers { headers[HTTPHeader(name)] = value }
+        headers[HTTPHeader("Access-Control-Expose-Headers")] = "Link, X-Total-Count"
+        let status = HTTPStatusCode(reply.status, phrase: HTTPURLResponse.localizedString(forStatusCode: reply.status))
+        if decision.fault == .resetMidBody, reply.body.count > 1 {
+            let body = DroppedBody(bytes: reply.body, dropAfter: reply.body.count / 2)
+            return HTTPResponse(statusCode: status, headers: headers,
+                                body: HTTPBodySequence(from: body, count: reply.body.count))
+        }
+        return HTTPResponse(statusCode: status, headers: headers, body: Data(reply.body))
+    }
+
+    // MARK: Routes
+
+    func route(path: String, query: [String: String], base: String) -> (reply: Reply, isListPage: Bool) {
+        let parts = path.split(separator: "/").map(String.init)
+        switch parts.first {
+        case nil:
+            return (index(base: base), false)
+        case "api" where parts.count == 1:
+            return (.json(["species": .string(base + "/api/species/")]), false)
+        case "api" where parts.count == 2 && parts[1] == "species":
+            return (speciesPage(query["page"], base: base), true)
+        case "api" where parts.count == 3 && parts[1] == "species":
+            return (speciesRecord(parts[2], base: base), false)
+        case "ia" where parts.count == 1:
+            return (instantAnswer(query["q"] ?? ""), false)
+        case "photos" where parts.count == 1:
+            return (photosPage(query, base: base, path: path), true)
+        case "photos" where parts.count == 2:
+            guard let id = Int(parts[1]), let photo = data.photos.first(where: { $0.id == id }) else {
+                return (.json([:], status: 404), false)
+            }
+            return (.json(photoJSON(photo, base: base)), false)
+        case "placeholder" where (3...4).contains(parts.count):
+            return (placeholder(size: parts[1], color: parts[2], text: parts.count == 4 ? parts[3] : ""), false)
+        case "media" where parts.count == 2:
+            return (media(parts[1]), false)
+        default:
+            return (.notFound(), false)
+        }
+    }
+
+    private func index(base: String) -> Reply {
+        let text = """
+            ThumbTable demo server
+            \(base)/api/species/?page=1            SWAPI-shaped species, 10 a page
+            \(base)/ia/?q=Wookie%20star%20wars&format=json   DuckDuckGo-Instant-Answer-shaped lookups
+            \(base)/photos?_page=1&_limit=10     jsonplaceholder-shaped photos (Link, X-Total-Count)
+            \(base)/placeholder/150/92c952/1     a placeholder PNG with the photo id drawn on it
+            \(base)/media/chelsea.png            the bundled photos (credits in Resources/demo/CREDITS.md)
+
+            """
+        return Reply(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+
+    /// The species the list shows: the fixtures, then the demo cases when asked for.
+    var speciesCount: Int { data.species.count + (configuration.demoCases ? data.demoCases.count : 0) }
+
+    private func speciesJSON(at index: Int, base: String) -> JSONValue {
+        let api = base + "/api/"
+        if index >= data.species.count {
+            let demoCase = data.demoCases[index - data.species.count]
+            return [
+                "name": .string(demoCase.name), "classification": "ThumbTable demo case",
+                "designation": .string(demoCase.note), "average_height": "n/a", "skin_colors": "n/a",
+                "hair_colors": "n/a", "eye_colors": "n/a", "average_lifespan": "n/a", "homeworld": nil,
+                "language": "n/a", "people": [], "films": [], "created": "2025-01-01T00:00:00.000Z",
+                "edited": "2025-01-01T00:00:00.000Z", "url": .string(api + "species/\(index + 1)/"),
+            ]
+        }
+        let species = data.species[index]
+        var record: [String: JSONValue] = [:]
+        for (key, value) in species.fields {
+            switch key {
+            case "homeworld": record[key] = value.int.map { .string(api + "planets/\($0)/") } ?? .null
+            case "people":
+                if case .array(let keys) = value {
+                    record[key] = .array(keys.compactMap { $0.int.map { .string(api + "people/\($0)/") } })
+                }
+            default: record[key] = value
+            }
+        }
+        record["films"] = record["films"] ?? []
+        record["url"] = .string(api + "species/\(species.pk)/")
+        return .object(record)
+    }
+
+    private func speciesPage(_ page: String?, base: String) -> Reply {
+        guard let number = page.map({ Int($0) }) ?? 1, number >= 1 else { return .notFound("Invalid page.") }
+        let start = (number - 1) * 10
+        guard start < speciesCount else { return .notFound() }
+        let end = min(speciesCount, start + 10)
+        let pageURL = { (n: Int) -> JSONValue in .string(base + "/api/species/?page=\(n)") }
+        return .json([
+            "count": .number(Double(speciesCount)),
+            "next": end < speciesCount ? pageURL(number + 1) : nil,
+            "previous": number > 1 ? pageURL(number - 1) : nil,
+            "results": .array((start..<end).map { speciesJSON(at: $0, base: base) }),
+        ])
+    }
+
+    private func speciesRecord(_ id: String, base: String) -> Reply {
+        guard let number = Int(id), number >= 1, number <= speciesCount else { return .notFound() }
+        return .json(speciesJSON(at: number - 1, base: base))
+    }
+
+    // MARK: Instant Answers
+
+    /// Answers "NAME star wars" (or "NAME") for a species or demo case, like DuckDuckGo's Instant Answer API:
+    /// every key present, empty when there is no value; some answers have no image, as real ones do.
+    func instantAnswer(_ query: String) -> Reply {
+        var name = query.trimmingCharacters(in: .whitespaces)
+        if name.lowercased().hasSuffix(" star wars") { name = String(name.dropLast(" star wars".count)) }
+        var answer: [String: JSONValue] = [
+            "Abstract": "", "AbstractText": "", "AbstractSource": "", "AbstractURL": "", "Answer": "",
+            "AnswerType": "", "Definition": "", "DefinitionSource": "", "DefinitionURL": "", "Entity": "",
+            "Heading": "", "Image": "", "ImageHeight": 0, "ImageIsLogo": 0, "ImageWidth": 0, "Infobox": "",
+            "Redirect": "", "RelatedTopics": [], "Results": [], "Type": "", "meta": nil,
+        ]
+        func picture(_ media: DemoData.Media) {
+            answer["Image"] = .string("/media/\(media.file)")
+            answer["AbstractSource"] = .string("scikit-image sample data, \(media.licence)")
+            answer["AbstractURL"] = "https://scikit-image.org"
+        }
+        if let species = data.species.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            answer["Heading"] = .string(species.name)
+            answer["Type"] = "A"
+            answer["Entity"] = "species"
+            let classification = species.fields["classification"]?.string ?? "unknown"
+            answer["AbstractText"] = .string("\(species.name): \(classification) species of the Star Wars films "
+                                             + "(SWAPI record \(species.pk)); the picture is a stand-in from the demo.")
+            answer["Abstract"] = answer["AbstractText"]
+            // One species in five has no picture, as many real answers have none.
+            if species.pk % 5 != 0 {
+                let pictures = data.pictures
+                picture(pictures[(species.pk - 1) % pictures.count])
+            } else {
+                answer["AbstractSource"] = "ThumbTable demo server"
+            }
+            if species.pk % 2 == 1 {
+                answer["Infobox"] = ["content": [
+                    ["data_type": "string", "label": "Classification", "value": .string(classification), "wiki_order": 0],
+                    ["data_type": "string", "label": "Language",
+                     "value": species.fields["language"] ?? "", "wiki_order": 1],
+                ], "meta": []]
+            }
+        } else if let demoCase = data.demoCases.first(where: { $0.name == name }) {
+            answer["Heading"] = .string(demoCase.name)
+            answer["Type"] = "A"
+            answer["AbstractText"] = .string(demoCase.note)
+            answer["Abstract"] = .string(demoCase.note)
+            if let file = demoCase.image, let media = data.media.first(where: { $0.file == file }) { picture(media) }
+        }
+        return .json(.object(answer))
+    }
+
+    // MARK: Photos
+
+    private func photoJSON(_ photo: DemoData.Photo, base: String) -> JSONValue {
+        [
+            "albumId": .number(Double(photo.albumId)), "id": .number(Double(photo.id)), "title": .string(photo.title),
+            "url": .string(base + "/placeholder/600/\(photo.color)/\(photo.id)"),
+            "thumbnailUrl": .string(base + "/placeholder/150/\(photo.color)/\(photo.id)"),
+        ]
+    }
+
+    /// json-server's pagination: `_page` (from 1) and `_limit` (10 by default), a bare array, `X-Total-Count`, and
+    /// a `Link` header with first, prev, next and last. A page past the end is an empty array.
+    private func photosPage(_ query: [String: String], base: String, path: String) -> Reply {
+        let all = data.photos
+        guard let pageText = query["_page"] else {
+            return .json(.array(all.map { photoJSON($0, base: base) }))
+        }
+        let page = max(1, Int(pageText) ?? 1)
+        let limit = max(1, Int(query["_limit"] ?? "") ?? 10)
+        let start = min(all.count, (page - 1) * limit), end = min(all.count, start + limit)
+        let last = max(1, (all.count + limit - 1) / limit)
+        func link(_ n: Int, _ rel: String) -> String { "<\(base)\(path)?_page=\(n)&_limit=\(limit)>; rel=\"\(rel)\"" }
+        var links = [link(1, "first")]
+        if page > 1 { links.append(link(page - 1, "prev")) }
+        if page < last { links.append(link(page + 1, "next")) }
+        links.append(link(last, "last"))
+        return .json(.array(all[start..<end].map { photoJSON($0, base: base) }),
+                     headers: ["X-Total-Count": String(all.count), "Link": links.joined(separator: ", ")])
+    }
+
+    private func placeholder(size: String, color: String, text: String) -> Reply {
+        guard let side = Int(size), (1...Placeholder.maxSize).contains(side) else {
+            return .notFound("The size must be 1 to \(Placeholder.maxSize) pixels.")
+        }
+        guard let background = Placeholder.color(hex: color) else {
+            return .notFound("The colour must be six hex digits, like 92c952.")
+        }
+        guard let png = try? Placeholder.png(size: side, background: background, text: text) else {
+            return .notFound()
+        }
+        return Reply(status: 200, headers: ["Content-Type": "image/png", "Cache-Control": "max-age=86400"], body: png)
+    }
+
+    private func media(_ file: String) -> Reply {
+        guard data.media.contains(where: { $0.file == file }),
+              let bytes = FileManager.default.contents(atPath: data.mediaDirectory.appendingPathComponent(file).path)
+        else { return .notFound() }
+        let type = file.hasSuffix(".jpg") ? "image/jpeg" : "image/png"
+        return Reply(status: 200, headers: ["Content-Type": type], body: [UInt8](bytes))
+    }
+}
+
+/// A body that stops after `dropAfter` bytes with an error, so FlyingFox closes the connection mid-body.
+private struct DroppedBody: AsyncBufferedSequence {
+    typealias Element = UInt8
+    let bytes: [UInt8]
+    let dropAfter: Int
+
+    struct Dropped: Error {}
+
+    func makeAsyncIterator() -> Iterator { Iterator(body: self) }
+
+    struct Iterator: AsyncBufferedIteratorProtocol {
+        let body: DroppedBody
+        var offset = 0
+
+        mutating func next() async throws -> UInt8? {
+            try await nextBuffer(suggested: 1)?.first
+        }
+
+        mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
+            guard offset < body.dropAfter else { throw Dropped() }
+            let end = Swift.min(body.dropAfter, offset + Swift.max(1, count))
+            defer { offset = end }
+            return body.bytes[offset..<end]
+        }
+    }
+}

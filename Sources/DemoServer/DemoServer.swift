@@ -1,0 +1,124 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
+
+/// The embedded demo: a real HTTP server on 127.0.0.1 that speaks the shapes of the APIs the tutorials used (SWAPI
+/// species, DuckDuckGo Instant Answers, jsonplaceholder photos), draws placeholder images and serves the bundled
+/// photos, slowly and badly on request (`Configuration.latency`, `failRate`).
+///
+/// `thumbtable` starts one in-process and browses it; `thumbtable serve-demo` runs one alone for curl and tests.
+public final class DemoServer: Sendable {
+    /// How the server behaves.
+    public struct Configuration: Sendable {
+        /// The port to listen on; 0 takes a free one.
+        public var port: UInt16
+        /// The least time a request waits before its answer.
+        public var latency: Duration
+        /// Up to this much more, drawn per request.
+        public var jitter: Duration
+        /// Extra time a list page (species, photos) takes, on top of `latency`.
+        public var pageDelay: Duration
+        /// The share of requests (0...1) that fail: half with a 500, half with a connection reset mid-body.
+        public var failRate: Double
+        /// Seeds every draw: the same seed gives each request for a URL the same delay and fault, run after run.
+        public var seed: UInt64
+        /// Appends the demo cases (hostile, long and wide titles, missing and broken images) to the species list.
+        public var demoCases: Bool
+
+        public init(port: UInt16 = 0, latency: Duration = .zero, jitter: Duration = .zero, pageDelay: Duration = .zero,
+                    failRate: Double = 0, seed: UInt64 = 1, demoCases: Bool = false) {
+            self.port = port
+            self.latency = latency
+            self.jitter = jitter
+            self.pageDelay = pageDelay
+            self.failRate = failRate
+            self.seed = seed
+            self.demoCases = demoCases
+        }
+    }
+
+    /// Why the server could not start.
+    public enum Error: Swift.Error, Sendable, CustomStringConvertible {
+        case dataUnreadable(path: String, reason: String)
+        case cannotListen(port: UInt16, reason: String)
+
+        public var description: String {
+            switch self {
+            case .dataUnreadable(let path, let reason): "the demo data \(path) cannot be read: \(reason)"
+            case .cannotListen(let port, let reason):
+                "the demo server cannot listen on 127.0.0.1:\(port) (\(reason)); pick another --port, or 0 for any free one"
+            }
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`, no trailing slash.
+    public let baseURL: URL
+    public let port: UInt16
+    /// Where the SWAPI-shaped API is: `thumbtable swapi --base-url`.
+    public var apiURL: URL { URL(string: baseURL.absoluteString + "/api/")! }
+    /// Where the Instant Answer endpoint is: `thumbtable swapi --image-search-url`.
+    public var instantAnswerURL: URL { URL(string: baseURL.absoluteString + "/ia/")! }
+
+    private let server: HTTPServer
+    private let running: Task<Void, Never>
+
+    /// Reads the demo data from `directory` (`Resources/demo`) and starts listening on 127.0.0.1.
+    public static func start(dataDirectory directory: URL, configuration: Configuration = .init()) async throws(Error)
+        -> DemoServer
+    {
+        let data = try DemoData(directory: directory)
+        let handler = DemoHandler(data: data, configuration: configuration)
+        let server: HTTPServer
+        do {
+            server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: configuration.port), timeout: 600,
+                                logger: .disabled, handler: handler)
+        } catch {
+            throw .cannotListen(port: configuration.port, reason: "\(error)")
+        }
+        // A failure to bind ends `run()` at once: it is kept for the message and cancels the wait for listening.
+        let failure = FailureBox()
+        let listening = Task { try await server.waitUntilListening(timeout: 10) }
+        let running = Task {
+            do { try await server.run() } catch { failure.set("\(error)") }
+            listening.cancel()
+        }
+        do {
+            try await listening.value
+        } catch {
+            running.cancel()
+            throw .cannotListen(port: configuration.port, reason: failure.get() ?? "\(error)")
+        }
+        guard case .ip4(_, let port) = await server.listeningAddress else {
+            running.cancel()
+            throw .cannotListen(port: configuration.port, reason: failure.get() ?? "no IPv4 address")
+        }
+        return DemoServer(server: server, running: running, port: port)
+    }
+
+    private init(server: HTTPServer, running: Task<Void, Never>, port: UInt16) {
+        self.server = server
+        self.running = running
+        self.port = port
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// Stops listening and drops open connections; returns once the server has stopped.
+    public func stop() async {
+        await server.stop(timeout: 0)
+        running.cancel()
+        await running.value
+    }
+
+    /// Runs until the task is cancelled (`serve-demo` runs until Ctrl-C).
+    public func wait() async {
+        await running.value
+    }
+}
+
+/// The reason `run()` ended early, handed from the server's task to `start`.
+private final class FailureBox: Sendable {
+    private let reason = Mutex<String?>(nil)
+    func set(_ text: String) { reason.withLock { $0 = text } }
+    func get() -> String? { reason.withLock { $0 } }
+}

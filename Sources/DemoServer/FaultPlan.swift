@@ -1,0 +1,59 @@
+/// Decides each request's delay and fault from the seed, the request's URL and how many times that URL was asked
+/// for: so a run is repeatable whatever order concurrent requests arrive in.
+struct FaultPlan: Sendable {
+    enum Fault: Sendable, Equatable {
+        case none
+        /// HTTP 500 with a JSON body.
+        case serverError
+        /// The headers promise the whole body; the connection is dropped after half of it.
+        case resetMidBody
+    }
+
+    struct Decision: Sendable, Equatable {
+        var delay: Duration
+        var fault: Fault
+    }
+
+    var latency: Duration
+    var jitter: Duration
+    var failRate: Double
+    var seed: UInt64
+
+    /// What happens to the `attempt`-th request (from 1) for `key` (the path and query).
+    func decide(key: String, attempt: Int) -> Decision {
+        var random = SplitMix64(seed: seed ^ Self.fnv1a(key) &+ UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
+        let delay = latency + jitter * random.nextFraction()
+        let draw = random.nextFraction()
+        let fault: Fault = draw < failRate ? (random.next() & 1 == 0 ? .serverError : .resetMidBody) : .none
+        return Decision(delay: delay, fault: fault)
+    }
+
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}
+
+/// A small seeded generator (SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<1.
+    mutating func nextFraction() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
+    }
+}

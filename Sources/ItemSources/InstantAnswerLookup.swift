@@ -1,0 +1,122 @@
+import Foundation
+import Items
+
+/// The second step of the SWAPI tutorial's image lookup: asks a DuckDuckGo Instant Answer endpoint about
+/// "NAME star wars" and reads `Image`, `AbstractSource` and `AbstractURL` from the answer.
+///
+/// Answers are cached by name (image and attribution together, as the tutorial's cache was), and concurrent lookups
+/// of one name share one request. Only definite answers are kept, with or without an image; a failed request is
+/// asked again next time.
+public actor InstantAnswerLookup {
+    /// What an answer says about a name's picture.
+    public struct Answer: Sendable, Equatable {
+        /// The query that was asked ("Wookie star wars").
+        public var query: String
+        /// The URL that was asked.
+        public var url: URL
+        public var heading: String
+        /// The picture, resolved to an absolute URL; nil when the answer has none.
+        public var image: URL?
+        public var abstractSource: String
+        public var abstractURL: String
+        public var abstractText: String
+        /// Why there is no image, in words for the detail pane; nil when there is one.
+        public var noImageReason: String?
+    }
+
+    /// The endpoint (`https://api.duckduckgo.com/`).
+    public let endpoint: URL
+    /// The words added to each name ("star wars").
+    public let suffix: String
+    private let fetcher: PageFetcher
+    private var answers: [String: Answer] = [:]
+    private var inFlight: [String: Task<Result<Answer, ItemSourceError>, Never>] = [:]
+
+    public init(endpoint: URL, suffix: String = "star wars", timeout: TimeInterval = 15) {
+        self.endpoint = endpoint
+        self.suffix = suffix
+        fetcher = PageFetcher(timeout: timeout, retryHint: "")
+    }
+
+    /// The URL asked for `name`.
+    public nonisolated func url(for name: String) -> URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true) ?? URLComponents()
+        var query = (components.queryItems ?? []).filter { $0.name != "q" && $0.name != "format" }
+        query.append(URLQueryItem(name: "q", value: suffix.isEmpty ? name : "\(name) \(suffix)"))
+        query.append(URLQueryItem(name: "format", value: "json"))
+        components.queryItems = query
+        return components.url ?? endpoint
+    }
+
+    /// The answer for `name`, from the cache when it has one.
+    public func answer(for name: String) async -> Result<Answer, ItemSourceError> {
+        if let cached = answers[name] { return .success(cached) }
+        if let running = inFlight[name] { return await running.value }
+        let url = url(for: name)
+        let query = suffix.isEmpty ? name : "\(name) \(suffix)"
+        let fetcher = self.fetcher, base = imageBase
+        let task = Task { () -> Result<Answer, ItemSourceError> in
+            do {
+                let (body, _) = try await fetcher.get(url)
+                return Self.parse(body, query: query, url: url, imageBase: base)
+            } catch let error as ItemSourceError {
+                return .failure(error)
+            } catch {
+                return .failure(ItemSourceError("the image lookup \(url.absoluteString) was cancelled"))
+            }
+        }
+        inFlight[name] = task
+        let result = await task.value
+        inFlight[name] = nil
+        if case .success(let answer) = result { answers[name] = answer }
+        return result
+    }
+
+    /// Where relative `Image` paths point: DuckDuckGo's site for its API (as SearXNG resolves them), else the
+    /// endpoint's own server.
+    private var imageBase: URL {
+        endpoint.host?.lowercased() == "api.duckduckgo.com" ? URL(string: "https://duckduckgo.com/")! : endpoint
+    }
+
+    /// Reads an answer. An empty body, a body that is not a JSON object, or an answer without `Image` all give an
+    /// answer with no image and the reason; only a body that is not JSON at all is a failure.
+    static func parse(_ body: Data, query: String, url: URL, imageBase: URL) -> Result<Answer, ItemSourceError> {
+        var answer = Answer(query: query, url: url, heading: "", image: nil, abstractSource: "", abstractURL: "",
+                            abstractText: "", noImageReason: nil)
+        guard !body.isEmpty else {
+            answer.noImageReason = "\(url.absoluteString) answered an empty body (no Instant Answer for \"\(query)\")"
+            return .success(answer)
+        }
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        } catch {
+            return .failure(ItemSourceError("the image lookup \(url.absoluteString) did not answer with JSON: "
+                                            + PageFetcher.snippet(body)))
+        }
+        guard let object = json as? [String: Any] else {
+            answer.noImageReason = "\(url.absoluteString) answered \(PageFetcher.kind(json)), not an Instant Answer object"
+            return .success(answer)
+        }
+        answer.heading = object["Heading"] as? String ?? ""
+        answer.abstractSource = object["AbstractSource"] as? String ?? ""
+        answer.abstractURL = object["AbstractURL"] as? String ?? ""
+        answer.abstractText = object["AbstractText"] as? String ?? ""
+        switch object["Image"] {
+        case let path as String where !path.isEmpty:
+            if let image = URL(string: path, relativeTo: imageBase)?.absoluteURL {
+                answer.image = image
+            } else {
+                answer.noImageReason = "the Instant Answer for \"\(query)\" has an Image that is not a URL: \(path)"
+            }
+        case nil:
+            answer.noImageReason = "the Instant Answer for \"\(query)\" has no \"Image\" key (\(url.absoluteString))"
+        case let path as String where path.isEmpty:
+            answer.noImageReason = "the Instant Answer for \"\(query)\" has no image (\"Image\" is empty)"
+        case let other:
+            answer.noImageReason = "the Instant Answer for \"\(query)\" has \(PageFetcher.kind(other)) as \"Image\", "
+                + "not a URL (\(url.absoluteString))"
+        }
+        return .success(answer)
+    }
+}
