@@ -189,3 +189,19 @@ func field(_ item: Item, _ label: String) -> String? {
         }
     }
 }
+
+@Suite struct DemoServerFaultTests {
+    @Test func injectedFaultsReachTheUserAsAnErrorNamingThePage() async throws {
+        try await withDemoServer(.init(failRate: 1, seed: 5)) { server in
+            let source = SWAPISource(baseURL: server.apiURL, imageSearchURL: nil)
+            let page = server.baseURL.absoluteString + "/api/species/"
+            // Every request fails: with a 500 and the server's detail, or with the connection cut mid-body.
+            for _ in 0..<4 {
+                let message = try #require(await pageError(source))
+                #expect(message.hasSuffix("Press r to retry."), "\(message)")
+                #expect(message == "\(page) answered HTTP 500 {\"detail\":\"demo server: injected failure (--fail-rate)\"}. "
+                    + "Press r to retry." || message.hasPrefix("cannot load \(page): "), "\(message)")
+            }
+        }
+    }
+}
