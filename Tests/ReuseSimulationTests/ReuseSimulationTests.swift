@@ -91,18 +91,25 @@ import TextArt
         await pipeline.cancelAll()
     }
 
-    @Test func scrollingAwayCancelsDownloadsAndLateResultsAreDropped() async throws {
+    /// A 60x24 table over 200 items (all in one page, loaded), its pipeline and its gated loader.
+    func loadedTable(maxDownloads: Int, prefetch: Bool) async
+        -> (FakeDataLoader, ImagePipeline, TableController, ChangeWaiter) {
         let loader = FakeDataLoader()
-        let pipeline = ImagePipeline(configuration: .init(maxDownloads: 6, maxDownloadsPerHost: 6), loader: loader,
-                                     processing: .fake)
+        let pipeline = ImagePipeline(configuration: .init(maxDownloads: maxDownloads, maxDownloadsPerHost: maxDownloads),
+                                     loader: loader, processing: .fake)
         let table = TableController(
             source: FakeItemSource(count: 200, pageSize: 200),
             loader: PipelineThumbnailLoader(pipeline: pipeline, options: TextArtOptions(mode: .ascii, color: .none)),
-            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2, prefetch: false))
+            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2, prefetch: prefetch))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 60, rows: 24)
         table.start()
         #expect(await waiter.until { table.items.count == 200 })
+        return (loader, pipeline, table, waiter)
+    }
+
+    @Test func scrollingAwayCancelsDownloadsAndLateResultsAreDropped() async throws {
+        let (loader, pipeline, table, _) = await loadedTable(maxDownloads: 6, prefetch: false)
         table.layoutRows()
         let firstScreen = table.visibleRows.count
         #expect(firstScreen <= 6, "every row on screen downloads at once")
@@ -121,18 +128,8 @@ import TextArt
     }
 
     @Test func aRowScrollingIntoViewJoinsItsPrefetchInsteadOfDownloadingAgain() async throws {
-        let loader = FakeDataLoader()
         // Room for the screen's downloads and the prefetches at once.
-        let pipeline = ImagePipeline(configuration: .init(maxDownloads: 40, maxDownloadsPerHost: 40), loader: loader,
-                                     processing: .fake)
-        let table = TableController(
-            source: FakeItemSource(count: 200, pageSize: 200),
-            loader: PipelineThumbnailLoader(pipeline: pipeline, options: TextArtOptions(mode: .ascii, color: .none)),
-            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2))
-        let waiter = ChangeWaiter(table)
-        table.resize(columns: 60, rows: 24)
-        table.start()
-        #expect(await waiter.until { table.items.count == 200 })
+        let (loader, _, table, waiter) = await loadedTable(maxDownloads: 40, prefetch: true)
         table.layoutRows()
         let below = table.visibleRows.upperBound
         let name = "\(below).png"
