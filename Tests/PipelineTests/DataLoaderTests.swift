@@ -148,8 +148,9 @@ import TestSupport
             let url = server.url("/trickle.png")
             let chunks = ReceivedChunks()
 
-            await #expect(throws: LoadError.timedOut(after: .milliseconds(500), url: url)) {
-                try await loader.load(url, limits: LoadLimits(timeout: .milliseconds(500)), received: chunks.record)
+            // 2 s: long enough for the first chunks to arrive even on a busy machine, far shorter than the body.
+            await #expect(throws: LoadError.timedOut(after: .seconds(2), url: url)) {
+                try await loader.load(url, limits: LoadLimits(timeout: .seconds(2)), received: chunks.record)
             }
             #expect(chunks.total > 0)
             #expect(await server.waitForClientClose(of: "/trickle.png"))
