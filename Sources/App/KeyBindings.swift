@@ -24,6 +24,7 @@ enum KeyBindings {
                 return .handled
             }
             table.dismissBatchProgress()
+            table.status = nil
             if table.showingHelp {
                 table.toggleHelp()
                 return .handled

@@ -51,6 +51,17 @@ public struct SWAPISource: ItemSource {
         return resolved
     }
 
+    /// Repeats the Instant Answer lookup of a species (failed lookups are not cached, so this asks again).
+    public func refreshImage(of item: Item) async -> Item? {
+        guard let lookup else { return nil }
+        var bare = item
+        bare.fields.removeAll { Self.lookupFields.contains($0.label) }
+        return Self.attach(await lookup.answer(for: item.title), to: bare)
+    }
+
+    /// The fields `attach` adds, removed before a lookup is attached again.
+    static let lookupFields: Set<String> = ["Image", "Image lookup", "Abstract source", "Abstract URL", "Abstract"]
+
     /// A page's species as items, without pictures yet.
     static func parsePage(_ json: Any, url: URL) throws(ItemSourceError) -> ItemPage {
         let address = url.absoluteString

@@ -8,6 +8,13 @@ public protocol ItemSource: Sendable {
     var firstPage: PageCursor { get }
     /// Loads one page. Throws an `ItemSourceError` a user can read.
     func page(at cursor: PageCursor) async throws -> ItemPage
+    /// Looks up an item's picture again, for a row whose lookup failed (the `r` key): the item as it is now, or
+    /// nil when the source has no lookup to repeat.
+    func refreshImage(of item: Item) async -> Item?
+}
+
+extension ItemSource {
+    public func refreshImage(of item: Item) async -> Item? { nil }
 }
 
 /// Why a page could not be loaded, in words a user can act on.

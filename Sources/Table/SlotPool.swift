@@ -61,6 +61,12 @@ public final class SlotPool {
         slotForItem.removeAll()
     }
 
+    /// Frees the slot bound to an item (the item changed), cancelling its load; the next layout binds it anew.
+    public func unbind(item index: Int) {
+        guard let slot = slotForItem.removeValue(forKey: index) else { return }
+        if slot.prepareForReuse() { counters.requestsCancelled += 1 }
+    }
+
     /// Whether any slot bound to one of these items is loading.
     public func isLoading(anyOf indices: some Sequence<Int>) -> Bool {
         indices.contains { slotForItem[$0]?.thumbnail.isLoading == true }

@@ -174,6 +174,8 @@ extension TableController {
             text = "/" + filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
         } else if detail != nil {
             text = "Esc back · j/k scroll · r reload image · d delete from cache · q back"
+        } else if let status {
+            text = status
         } else if !filter.isEmpty {
             text = "filter: \(filter) · Esc clears · / edits · ? help"
         } else if case .failed = listStatus {

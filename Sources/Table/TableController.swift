@@ -59,6 +59,8 @@ public final class TableController {
     private var heightCache: [Int: Int] = [:]
     public internal(set) var detail: DetailPane?
     public private(set) var showingHelp = false
+    /// A one-line note for the status line (the result of the last action), cleared by the next key.
+    public var status: String?
     /// Whether the overlay of slots and counters (`s`) is shown.
     public internal(set) var showingReuseOverlay = false
     /// Counters the app adds to the overlay (the pipeline's), read each time it is drawn.
@@ -232,12 +234,37 @@ public final class TableController {
 
     /// Loads the selected row's thumbnail again (the `r` key), or retries a failed page when the status row is selected.
     public func retrySelected() {
-        if let (index, _) = selectedItem {
+        if let (index, item) = selectedItem {
+            if item.rowImageURL == nil {
+                refreshImage(of: index)
+                return
+            }
             guard let slot = pool.slot(forItem: index), let size = layout.thumbnail else { return }
             slot.reload(size: size, loader: loader, counters: pool.counters, onChange: { [weak self] in self?.changed() })
             changed()
         } else if case .failed = listStatus {
             retryPage()
+        }
+    }
+
+    /// Asks the source to look a row's picture up again (a row without an image, whose lookup failed). When the
+    /// item comes back changed, its row is laid out and bound anew.
+    func refreshImage(of index: Int) {
+        let item = items[index], source = self.source
+        status = "looking the picture up again…"
+        changed()
+        Task { [weak self] in
+            let refreshed = await source.refreshImage(of: item)
+            guard let self, index < self.items.count, self.items[index].id == item.id else { return }
+            if let refreshed, refreshed != item {
+                self.items[index] = refreshed
+                self.heightCache[index] = nil
+                self.pool.unbind(item: index)
+                self.status = refreshed.rowImageURL == nil ? "still no picture: see the detail pane" : nil
+            } else {
+                self.status = refreshed == nil ? "this row has no image to retry" : "still no picture: see the detail pane"
+            }
+            self.changed()
         }
     }
 

@@ -204,4 +204,21 @@ func field(_ item: Item, _ label: String) -> String? {
             }
         }
     }
+
+    @Test func aFailedLookupIsAskedAgainOnRetryAndTheRowGetsItsPicture() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/api/species", .text(#"{"count":1,"next":null,"results":[{"name":"Ewok"}]}"#))
+            server.serve("/ia", replies: [
+                .status(503), .text(#"{"Heading":"Ewok","Image":"/i/ewok.png","AbstractSource":"Wookieepedia","AbstractURL":"https://starwars.fandom.com/wiki/Ewok"}"#),
+            ])
+            let source = SWAPISource(baseURL: server.url("/api/"), imageSearchURL: server.url("/ia/"))
+            let failed = try #require(try await source.page(at: source.firstPage).items.first)
+            #expect(failed.imageURL == nil)
+            #expect(field(failed, "Image")?.hasPrefix("lookup failed: ") == true)
+            let refreshed = try #require(await source.refreshImage(of: failed))
+            #expect(refreshed.imageURL == server.url("/i/ewok.png"))
+            #expect(refreshed.attribution == "Image from https://starwars.fandom.com/wiki/Ewok Wookieepedia")
+            #expect(refreshed.fields.filter { $0.label == "Image" }.count == 1, "the old reason is replaced, not kept")
+        }
+    }
 }

@@ -130,3 +130,51 @@ import Testing
         #expect(!loader.started.contains { $0.lastPathComponent.hasPrefix("big-") })
     }
 }
+
+/// A source whose items have no image until `refreshImage` finds one: a row whose lookup failed, then succeeds.
+final class LateImageSource: ItemSource, @unchecked Sendable {
+    // @unchecked: `refreshes` is only touched under `lock`.
+    private let lock = NSLock()
+    private var refreshes = 0
+    let name = "Late images"
+    let attribution = "All images from the test"
+    var firstPage: PageCursor { .number(1) }
+    var refreshCount: Int { lock.withLock { refreshes } }
+
+    func page(at cursor: PageCursor) async throws -> ItemPage {
+        ItemPage(items: (0..<5).map { Item(id: "\($0)", title: "Item \($0)") }, next: nil)
+    }
+
+    func refreshImage(of item: Item) async -> Item? {
+        lock.withLock { refreshes += 1 }
+        var found = item
+        found.imageURL = URL(string: "http://127.0.0.1/images/\(item.id).png")
+        return found
+    }
+}
+
+@MainActor
+@Suite struct RefreshImageTests {
+    @Test func retryOnARowWithoutAPictureAsksTheSourceAgainAndDrawsWhatItFinds() async {
+        let loader = FakeThumbnailLoader()
+        let source = LateImageSource()
+        let table = TableController(source: source, loader: loader,
+                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 80, rows: 24)
+        table.start()
+        #expect(await waiter.until { !table.items.isEmpty })
+        _ = table.frame()
+        #expect(table.pool.slot(forItem: 0)?.thumbnail == ThumbnailState.none)
+        table.retrySelected()
+        #expect(table.frame().lines.last?.contains("looking the picture up again") == true)
+        #expect(await waiter.until { table.items[0].imageURL != nil })
+        _ = table.frame()
+        #expect(await waiter.until {
+            if case .loaded = table.pool.slot(forItem: 0)?.thumbnail { return true }
+            return false
+        })
+        #expect(table.frame().lines.joined().contains("#0"))
+        #expect(source.refreshCount == 1)
+    }
+}
