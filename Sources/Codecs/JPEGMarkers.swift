@@ -36,7 +36,8 @@ struct JPEGMarkers: Sendable, Equatable {
             case 0xEE where segment.starts(with: Self.adobeHeader):
                 hasAdobeSegment = true
             // SOF0...SOF15 but DHT (C4), JPG (C8) and DAC (CC): precision, height, width, components.
-            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC && segment.count >= 5:
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC && segment.count >= 5
+                && frameSize == nil:
                 frameSize = PixelSize(width: Int(segment[3]) << 8 | Int(segment[4]),
                                       height: Int(segment[1]) << 8 | Int(segment[2]))
             default:
