@@ -103,6 +103,11 @@ func runRenderBenchmark() {
         let cells = RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: .default)
         let ansi = RenderBench.measure(runs: runs) { _ = cells.ansiText }
         print("    ANSI serialisation of the default rendering: \(RenderBench.format(ansi.median)) ms")
+        if let floor = RenderBench.inflateFloor(png: bytes, runs: runs) {
+            // Any libpng-based decode inflates the whole zlib stream: this is the least a decode can cost.
+            print("    zlib's uncompress of the IDAT data alone, in one call (the floor under libpng): "
+                  + "\(RenderBench.format(floor.median)) ms (cpu \(RenderBench.format(floor.cpu)) ms)")
+        }
     }
 }
 
@@ -279,6 +284,33 @@ enum RenderBench {
         chunk("IDAT", z)
         chunk("IEND", [])
         return png
+    }
+
+    /// Times zlib's `uncompress` on a PNG's concatenated IDAT data, or nil when `png` is no PNG or zlib is missing.
+    static func inflateFloor(png: [UInt8], runs: Int) -> (median: Double, p90: Double, cpu: Double)? {
+        typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?,
+                                               UnsafePointer<UInt8>?, UInt) -> Int32
+        guard png.count > 33, png[12..<16].elementsEqual("IHDR".utf8),
+              let uncompress = symbol("uncompress", as: Uncompress.self) else { return nil }
+        func be32(_ at: Int) -> Int {
+            Int(png[at]) << 24 | Int(png[at + 1]) << 16 | Int(png[at + 2]) << 8 | Int(png[at + 3])
+        }
+        var idat: [UInt8] = []
+        var offset = 8
+        while offset + 8 <= png.count {
+            let length = be32(offset)
+            guard offset + 12 + length <= png.count else { break }
+            if png[(offset + 4)..<(offset + 8)].elementsEqual("IDAT".utf8) {
+                idat += png[(offset + 8)..<(offset + 8 + length)]
+            }
+            offset += 12 + length
+        }
+        let rawCount = (be32(16) * 4 * 2 + 1) * be32(20)  // room for up to 16-bit RGBA rows and filter bytes
+        var raw = [UInt8](repeating: 0, count: rawCount)
+        return measure(runs: runs) {
+            var size = UInt(rawCount)
+            _ = uncompress(&raw, &size, idat, UInt(idat.count))
+        }
     }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
