@@ -48,7 +48,8 @@ public enum ImageDecoder {
     }
 
     /// The whole file, read with POSIX calls so that its size is checked against `limit` before any byte is read.
-    private static func readFile(at path: String, limit: Int) throws(DecodeError) -> [UInt8] {
+    /// Reads an image file's bytes, refusing one longer than `limit` before reading it.
+    public static func readFile(at path: String, limit: Int = DecodeOptions().maxBytes) throws(DecodeError) -> [UInt8] {
         func failure(_ what: String) -> DecodeError {
             .unreadable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
         }

@@ -209,7 +209,7 @@ public actor ImagePipeline {
             counters.add(\.memoryHits)
             image = cached
         } else {
-            image = try await decodedImage(request, target: target, job: job)
+            image = try await decodedImage(request, job: job)
             bitmaps.set(image, for: key, cost: image.bitmap.pixels.count + 64)
         }
         try Task.checkCancellation()
@@ -221,25 +221,25 @@ public actor ImagePipeline {
 
     /// Downloads (or reads from a cache) and decodes. A disk cache entry that does not decode is discarded and the
     /// image is fetched again, so a damaged cache file is never drawn.
-    private func decodedImage(_ request: ThumbnailRequest, target: PixelSize,
-                              job: Job<CellBuffer>) async throws -> DecodedImage {
+    private func decodedImage(_ request: ThumbnailRequest, job: Job<CellBuffer>) async throws -> DecodedImage {
         let (data, fromDisk) = try await bytes(for: request.url)
         try Task.checkCancellation()
         do {
-            return try await decode(data.bytes, of: request.url, target: target)
+            return try await decode(data.bytes, for: request)
         } catch PipelineError.decode where fromDisk {
             counters.add(\.diskEntriesDiscarded)
             diskCache?.remove(request.url)
             downloads.removeValue(for: request.url)
             let (fresh, _) = try await bytes(for: request.url, skippingDisk: true)
             try Task.checkCancellation()
-            return try await decode(fresh.bytes, of: request.url, target: target)
+            return try await decode(fresh.bytes, for: request)
         }
     }
 
-    private func decode(_ bytes: [UInt8], of url: URL, target: PixelSize) async throws -> DecodedImage {
+    private func decode(_ bytes: [UInt8], for request: ThumbnailRequest) async throws -> DecodedImage {
+        let url = request.url
         do {
-            return try await Self.decode(bytes, target: target, with: processing, counters: counters)
+            return try await Self.decode(bytes, for: request, with: processing, counters: counters)
         } catch let error as DecodeError {
             throw PipelineError.decode(url: url, reason: error.description)
         } catch let error as PipelineError {
@@ -250,10 +250,10 @@ public actor ImagePipeline {
     }
 
     @concurrent
-    private static func decode(_ bytes: [UInt8], target: PixelSize, with processing: ImageProcessing,
+    private static func decode(_ bytes: [UInt8], for request: ThumbnailRequest, with processing: ImageProcessing,
                                counters: PipelineCounters) async throws -> DecodedImage {
         counters.add(\.decodes)
-        return try processing.decode(bytes, target)
+        return try processing.decode(bytes, request)
     }
 
     /// Disk reads and writes (file I/O and a SHA-256) run off the actor.

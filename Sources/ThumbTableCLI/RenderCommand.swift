@@ -6,6 +6,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Pipeline
 import Pixels
 import TextArt
 
@@ -79,8 +80,15 @@ struct RenderCommand: AsyncParsableCommand {
                                      cellAspect: cellAspect, background: Self.parseColor(background)!)
         let decoded: DecodedImage
         do {
-            decoded = try await load(decodeTarget: TextArtRenderer.sourcePixelSize(
-                columns: box.columns, rows: box.rows, mode: mode))
+            // The same rule as the table's thumbnails (FittedDecoding); --stretch fills the whole box instead.
+            decoded = try await load { bytes throws(DecodeError) in
+                if stretch {
+                    let target = TextArtRenderer.sourcePixelSize(columns: box.columns, rows: box.rows, mode: mode)
+                    return try ImageDecoder.decode(bytes, options: DecodeOptions(
+                        targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+                }
+                return try FittedDecoding.decode(bytes, columns: box.columns, rows: box.rows, options: options)
+            }
         } catch let failure as RenderFailure {
             Self.printError(failure.message)
             throw ExitCode.failure
@@ -106,10 +114,8 @@ struct RenderCommand: AsyncParsableCommand {
         var message: String
     }
 
-    /// Reads and decodes the input, covering `decodeTarget` pixels (so JPEG and WebP can shrink while decoding).
-    func load(decodeTarget: (width: Int, height: Int)) async throws -> DecodedImage {
-        let options = DecodeOptions(targetSize: PixelSize(width: decodeTarget.width, height: decodeTarget.height),
-                                    keepsAnimationFrames: false)
+    /// Reads the input (a file or an http(s) URL) and decodes it with `decode`.
+    func load(decode: ([UInt8]) throws(DecodeError) -> DecodedImage) async throws -> DecodedImage {
         let lowercased = input.lowercased()
         if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
             guard let url = URL(string: input) else { throw RenderFailure(message: "\(input): not a valid URL") }
@@ -122,13 +128,13 @@ struct RenderCommand: AsyncParsableCommand {
                 throw RenderFailure(message: "cannot download \(input): \(error.localizedDescription)")
             }
             do {
-                return try ImageDecoder.decode(bytes, options: options)
+                return try decode(bytes)
             } catch {
                 throw RenderFailure(message: "\(input): \(error)")
             }
         }
         do {
-            return try ImageDecoder.decodeFile(at: input, options: options)
+            return try decode(try ImageDecoder.readFile(at: input))
         } catch {
             if case .unreadable = error { throw RenderFailure(message: "\(error)") }
             throw RenderFailure(message: "\(input): \(error)")
