@@ -77,7 +77,7 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
-            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels",
+            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer",
             .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
@@ -92,10 +92,12 @@ let package = Package(
             .product(name: "FlyingSocks", package: "FlyingFox"),
         ]),
         .testTarget(name: "ReuseSimulationTests", dependencies: [
-            "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport",
+            "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoResources", "Codecs", "Pixels"]),
+        .testTarget(name: "DemoServerTests", dependencies: [
+            "DemoServer", "DemoResources", "Codecs", "Pixels", "TestSupport",
+        ]),
         .testTarget(name: "ItemSourcesTests", dependencies: [
             "ItemSources", "Items", "DemoServer", "DemoResources", "TestSupport",
         ]),

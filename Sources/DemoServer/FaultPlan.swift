@@ -38,13 +38,14 @@ struct FaultPlan: Sendable {
     }
 }
 
-/// A small seeded generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64): the same seed gives the same sequence. The demo's faults, the test
+/// server's latencies and the reuse simulation's scroll sequences all draw from it.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -53,7 +54,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A number in 0..<1.
-    mutating func nextFraction() -> Double {
+    public mutating func nextFraction() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 }

@@ -5,26 +5,11 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TestSupport
 import Testing
 
 /// The demo server over real HTTP on 127.0.0.1: the shapes it speaks, its images, its faults.
 @Suite struct DemoServerTests {
-    static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Resources/demo").standardized
-
-    static func withServer<T>(_ configuration: DemoServer.Configuration = .init(),
-                              _ body: (DemoServer) async throws -> T) async throws -> T {
-        let server = try await DemoServer.start(dataDirectory: data, configuration: configuration)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
-    }
-
     static func get(_ url: URL) async throws -> (body: Data, response: HTTPURLResponse) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -40,7 +25,7 @@ import Testing
     }
 
     @Test func speciesPagesHaveSWAPIsShapeOverThe37Fixtures() async throws {
-        try await Self.withServer { server in
+        try await withDemoServer { server in
             let base = server.baseURL.absoluteString
             let (first, response) = try await Self.json(URL(string: base + "/api/species/?page=1")!)
             #expect(response.statusCode == 200)
@@ -70,7 +55,7 @@ import Testing
     }
 
     @Test func demoCasesFollowTheSpeciesWhenAskedFor() async throws {
-        try await Self.withServer(.init(demoCases: true)) { server in
+        try await withDemoServer(.init(demoCases: true)) { server in
             func names(_ page: Int) async throws -> [String] {
                 let url = URL(string: server.baseURL.absoluteString + "/api/species/?page=\(page)")!
                 let json = try #require(try await Self.json(url).0 as? [String: Any])
@@ -87,7 +72,7 @@ import Testing
     }
 
     @Test func instantAnswersHaveDuckDuckGosShapeAndSomeHaveNoImage() async throws {
-        try await Self.withServer { server in
+        try await withDemoServer { server in
             let base = server.baseURL.absoluteString
             let (wookie, _) = try await Self.json(URL(string: base + "/ia/?q=Wookie%20star%20wars&format=json")!)
             let answer = try #require(wookie as? [String: Any])
@@ -117,7 +102,7 @@ import Testing
     }
 
     @Test func photosPageTheJSONServerWay() async throws {
-        try await Self.withServer { server in
+        try await withDemoServer { server in
             let base = server.baseURL.absoluteString
             let (json, response) = try await Self.json(URL(string: base + "/photos?_page=2&_limit=10")!)
             let photos = try #require(json as? [[String: Any]])
@@ -136,7 +121,7 @@ import Testing
     }
 
     @Test func placeholdersAreSquarePNGsOfTheColourWithTheIdDrawnInAContrastingColour() async throws {
-        try await Self.withServer { server in
+        try await withDemoServer { server in
             let base = server.baseURL.absoluteString
             let (body, response) = try await Self.get(URL(string: base + "/placeholder/150/92c952/1")!)
             #expect(response.value(forHTTPHeaderField: "Content-Type") == "image/png")
@@ -158,7 +143,7 @@ import Testing
     @Test func theSameSeedGivesTheSameFaultsAndBothKindsOccur() async throws {
         let paths = (1...24).map { "/placeholder/20/808080/\($0)" }
         func outcomes() async throws -> [String] {
-            try await Self.withServer(.init(failRate: 0.5, seed: 42)) { server in
+            try await withDemoServer(.init(failRate: 0.5, seed: 42)) { server in
                 var results: [String] = []
                 for path in paths {
                     do {
@@ -188,9 +173,9 @@ import Testing
     }
 
     @Test func aTakenPortIsAnErrorThatSaysWhatToDo() async throws {
-        try await Self.withServer { first in
+        try await withDemoServer { first in
             do {
-                let second = try await DemoServer.start(dataDirectory: Self.data,
+                let second = try await DemoServer.start(dataDirectory: demoData,
                                                         configuration: .init(port: first.port))
                 await second.stop()
                 Issue.record("a second server started on the same port")

@@ -6,23 +6,6 @@ import TestSupport
 import Testing
 
 /// The demo data, read from the checkout.
-let demoData = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../Resources/demo").standardized
-
-/// Starts the demo server, runs `body`, and stops the server on every way out.
-func withDemoServer<T>(_ configuration: DemoServer.Configuration = .init(),
-                       _ body: (DemoServer) async throws -> T) async throws -> T {
-    let server = try await DemoServer.start(dataDirectory: demoData, configuration: configuration)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}
-
 /// Every page of a source, following its cursors.
 func allItems(of source: some ItemSource) async throws -> [Item] {
     var items: [Item] = []

@@ -1,5 +1,6 @@
 import App
 import Cells
+import DemoServer
 import Foundation
 import Items
 @testable import Pipeline
@@ -13,18 +14,6 @@ import TextArt
 /// shows its own image, no late result painted a reused slot, and the pool never grew past the screen.
 @MainActor
 @Suite struct ReuseSimulationTests {
-    /// A small, seedable generator (SplitMix64), so a failing sequence can be replayed from its seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: 0..<4)
     func everyVisibleRowEndsWithItsOwnImage(batch: Int) async throws {
         // 4 batches of 300 sequences: 1,200 random sequences in all, each with its own seed.
@@ -34,7 +23,7 @@ import TextArt
     }
 
     func runSequence(seed: UInt64) async throws {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)  // a failing sequence replays from its seed
         let loader = FakeDataLoader()
         let pipeline = ImagePipeline(
             configuration: .init(maxDownloads: Int.random(in: 1...6, using: &random),
