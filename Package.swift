@@ -24,6 +24,9 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"])]),
+        /// libcurl, opened with dlopen on the first request so that commands that fetch nothing never load it. Its
+        /// declarations come from `libcurl4-openssl-dev`.
+        .target(name: "CCurl"),
 
         // MARK: Core (pure Swift, no C)
         /// Cells, colours, a cell buffer, display widths, sanitising of untrusted text.
@@ -32,6 +35,8 @@ let package = Package(
         .target(name: "Pixels"),
         /// Items, pages and the item-source protocol.
         .target(name: "Items"),
+        /// HTTP(S) GETs with byte, time and redirect limits and cancellation, over libcurl.
+        .target(name: "HTTP", dependencies: ["CCurl"]),
 
         // MARK: Subsystems
         /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
@@ -42,17 +47,14 @@ let package = Package(
         .target(name: "DemoResources", path: "Resources", sources: ["DemoResources.swift"],
                 resources: [.copy("demo")]),
         /// Concrete item sources: the bundled demo catalog, and later APIs and folders.
-        .target(name: "ItemSources", dependencies: ["Items", "DemoResources"]),
-        /// The embedded demo server (FlyingFox on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
+        .target(name: "ItemSources", dependencies: ["Items", "DemoResources", "HTTP"]),
+        /// The embedded demo server (its own small HTTP/1.1 listener on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
         /// placeholder PNGs, the bundled photos, latency and faults.
-        .target(name: "DemoServer", dependencies: [
-            "Codecs", .product(name: "FlyingFox", package: "FlyingFox"),
-            .product(name: "FlyingSocks", package: "FlyingFox"),
-        ]),
+        .target(name: "DemoServer", dependencies: ["Codecs", "HTTP"]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
-            "Cells", "Pixels", "Codecs", "TextArt", .product(name: "Crypto", package: "swift-crypto"),
+            "Cells", "Pixels", "Codecs", "TextArt", "HTTP", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Cells", "Items"]),
@@ -67,7 +69,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "HTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             "DemoServer",
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
@@ -77,10 +79,14 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
-            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer",
+            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer", "HTTP",
             .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "ThumbTableCLITests", dependencies: [
+            "ThumbTableCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
@@ -96,7 +102,7 @@ let package = Package(
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
-            "DemoServer", "DemoResources", "Codecs", "Pixels", "TestSupport",
+            "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
         ]),
         .testTarget(name: "ItemSourcesTests", dependencies: [
             "ItemSources", "Items", "DemoServer", "DemoResources", "TestSupport",

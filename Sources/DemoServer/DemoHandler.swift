@@ -1,13 +1,9 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Synchronization
 
 /// Answers the demo server's requests: routes them, and applies the configured latency and faults.
-final class DemoHandler: HTTPHandler, Sendable {
+final class DemoHandler: Sendable {
     /// An answer before faults are applied.
     struct Reply: Sendable {
         var status: Int
@@ -37,7 +33,7 @@ final class DemoHandler: HTTPHandler, Sendable {
                          failRate: configuration.failRate, seed: configuration.seed)
     }
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func answer(_ request: HTTPListener.Request) async -> HTTPListener.Response {
         let key = request.path + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         let attempt = attempts.withLock { counts in
             counts[key, default: 0] += 1
@@ -46,25 +42,20 @@ final class DemoHandler: HTTPHandler, Sendable {
         let decision = plan.decide(key: key, attempt: attempt)
         var query: [String: String] = [:]
         for item in request.query where query[item.name] == nil { query[item.name] = item.value }
-        let host = request.headers[.host] ?? "127.0.0.1"
+        let host = request.host ?? "127.0.0.1"
         let routed = route(path: request.path, query: query, base: "http://\(host)")
         let delay = decision.delay + (routed.isListPage ? configuration.pageDelay : .zero)
-        if delay > .zero { try await Task.sleep(for: delay) }
+        if delay > .zero { try? await Task.sleep(for: delay) }
 
         var reply = routed.reply
         if decision.fault == .serverError {
             reply = .json(["detail": "demo server: injected failure (--fail-rate)"], status: 500)
         }
-        var headers = HTTPHeaders()
-        for (name, value) in reply.headers { headers[HTTPHeader(name)] = value }
-        headers[HTTPHeader("Access-Control-Expose-Headers")] = "Link, X-Total-Count"
-        let status = HTTPStatusCode(reply.status, phrase: HTTPURLResponse.localizedString(forStatusCode: reply.status))
-        if decision.fault == .resetMidBody, reply.body.count > 1 {
-            let body = DroppedBody(bytes: reply.body, dropAfter: reply.body.count / 2)
-            return HTTPResponse(statusCode: status, headers: headers,
-                                body: HTTPBodySequence(from: body, count: reply.body.count))
-        }
-        return HTTPResponse(statusCode: status, headers: headers, body: Data(reply.body))
+        var headers = reply.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        headers.append(("Access-Control-Expose-Headers", "Link, X-Total-Count"))
+        let breaks = decision.fault == .resetMidBody && reply.body.count > 1
+        return HTTPListener.Response(status: reply.status, reason: httpReasonPhrase(reply.status), headers: headers,
+                                     body: reply.body, breaksAfter: breaks ? reply.body.count / 2 : nil)
     }
 
     // MARK: Routes
@@ -261,32 +252,5 @@ final class DemoHandler: HTTPHandler, Sendable {
         else { return .notFound() }
         let type = file.hasSuffix(".jpg") ? "image/jpeg" : "image/png"
         return Reply(status: 200, headers: ["Content-Type": type], body: [UInt8](bytes))
-    }
-}
-
-/// A body that stops after `dropAfter` bytes with an error, so FlyingFox closes the connection mid-body.
-private struct DroppedBody: AsyncBufferedSequence {
-    typealias Element = UInt8
-    let bytes: [UInt8]
-    let dropAfter: Int
-
-    struct Dropped: Error {}
-
-    func makeAsyncIterator() -> Iterator { Iterator(body: self) }
-
-    struct Iterator: AsyncBufferedIteratorProtocol {
-        let body: DroppedBody
-        var offset = 0
-
-        mutating func next() async throws -> UInt8? {
-            try await nextBuffer(suggested: 1)?.first
-        }
-
-        mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
-            guard offset < body.dropAfter else { throw Dropped() }
-            let end = Swift.min(body.dropAfter, offset + Swift.max(1, count))
-            defer { offset = end }
-            return body.bytes[offset..<end]
-        }
     }
 }

@@ -1,7 +1,4 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
-import Synchronization
 
 /// The embedded demo: a real HTTP server on 127.0.0.1 that speaks the shapes of the APIs the tutorials used (SWAPI
 /// species, DuckDuckGo Instant Answers, jsonplaceholder photos), draws placeholder images and serves the bundled
@@ -60,8 +57,7 @@ public final class DemoServer: Sendable {
     /// Where the Instant Answer endpoint is: `thumbtable swapi --image-search-url`.
     public var instantAnswerURL: URL { URL(string: baseURL.absoluteString + "/ia/")! }
 
-    private let server: HTTPServer
-    private let running: Task<Void, Never>
+    private let listener: HTTPListener
 
     /// Reads the demo data from `directory` (`Resources/demo`) and starts listening on 127.0.0.1.
     public static func start(dataDirectory directory: URL, configuration: Configuration = .init()) async throws(Error)
@@ -69,56 +65,32 @@ public final class DemoServer: Sendable {
     {
         let data = try DemoData(directory: directory)
         let handler = DemoHandler(data: data, configuration: configuration)
-        let server: HTTPServer
         do {
-            server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: configuration.port), timeout: 600,
-                                logger: .disabled, handler: handler)
+            let listener = try HTTPListener(port: configuration.port) { request in await handler.answer(request) }
+            return DemoServer(listener: listener)
         } catch {
-            throw .cannotListen(port: configuration.port, reason: "\(error)")
+            throw .cannotListen(port: configuration.port, reason: error.reason)
         }
-        // A failure to bind ends `run()` at once: it is kept for the message and cancels the wait for listening.
-        let failure = FailureBox()
-        let listening = Task { try await server.waitUntilListening(timeout: 10) }
-        let running = Task {
-            do { try await server.run() } catch { failure.set("\(error)") }
-            listening.cancel()
-        }
-        do {
-            try await listening.value
-        } catch {
-            running.cancel()
-            throw .cannotListen(port: configuration.port, reason: failure.get() ?? "\(error)")
-        }
-        guard case .ip4(_, let port) = await server.listeningAddress else {
-            running.cancel()
-            throw .cannotListen(port: configuration.port, reason: failure.get() ?? "no IPv4 address")
-        }
-        return DemoServer(server: server, running: running, port: port)
     }
 
-    private init(server: HTTPServer, running: Task<Void, Never>, port: UInt16) {
-        self.server = server
-        self.running = running
-        self.port = port
+    private init(listener: HTTPListener) {
+        self.listener = listener
+        port = listener.port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
-    /// Stops listening and drops open connections; returns once the server has stopped.
+    /// Stops listening and drops open connections.
     public func stop() async {
-        await server.stop(timeout: 0)
-        running.cancel()
-        await running.value
+        listener.stop()
     }
 
-    /// Runs until the task is cancelled (`serve-demo` runs until Ctrl-C).
+    /// Runs until the server is stopped or the calling task is cancelled (`serve-demo` runs until Ctrl-C).
     public func wait() async {
-        await running.value
+        let listener = listener
+        await withTaskCancellationHandler {
+            await listener.waitUntilStopped()
+        } onCancel: {
+            listener.stop()
+        }
     }
-}
-
-/// The reason `run()` ended early, handed from the server's task to `start`.
-private final class FailureBox: Sendable {
-    private let reason = Mutex<String?>(nil)
-    func set(_ text: String) { reason.withLock { $0 = text } }
-    func get() -> String? { reason.withLock { $0 } }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Items
 
 /// Any paged JSON API, read by dotted key paths: where the list of items is, and where each item keeps its title,
@@ -62,14 +59,7 @@ public struct JSONAPISource: ItemSource {
         case .number(let number): pageURL = numberedPageURL(number)
         case .offset: throw ItemSourceError("this source has no page \(cursor)")
         }
-        let body = try await fetch(pageURL)
-        let json: Any
-        do {
-            json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-        } catch {
-            throw ItemSourceError("\(pageURL.absoluteString) did not answer with JSON: "
-                                  + String(decoding: body.prefix(60), as: UTF8.self))
-        }
+        let (json, _) = try await PageFetcher(timeout: timeout).json(pageURL)
         guard let found = Self.value(at: keyPaths.items, in: json) else {
             throw ItemSourceError("\(pageURL.absoluteString) has no \"\(keyPaths.items)\" (the --items key path)")
         }
@@ -127,24 +117,6 @@ public struct JSONAPISource: ItemSource {
         return Item(id: "\(page.absoluteString)#\(offset)", title: title, subtitle: text(keyPaths.subtitle) ?? "",
                     fields: fields, imageURL: image, thumbnailURL: link(keyPaths.thumbnail),
                     attribution: (image ?? link(keyPaths.thumbnail)).map { "Image from \($0.host ?? $0.absoluteString)" })
-    }
-
-    private func fetch(_ pageURL: URL) async throws -> Data {
-        var request = URLRequest(url: pageURL, timeoutInterval: timeout)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("ThumbTable", forHTTPHeaderField: "User-Agent")
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw ItemSourceError("cannot load \(pageURL.absoluteString): \(error.localizedDescription)")
-        }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw ItemSourceError("\(pageURL.absoluteString) answered HTTP \(http.statusCode)")
-        }
-        return data
     }
 
     /// The value at a dotted key path: object keys, and numbers as array indices. An empty path is the value.

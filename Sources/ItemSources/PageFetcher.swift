@@ -1,48 +1,49 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Items
 
 /// Fetches a page of an API over HTTP and turns every way it can fail into an `ItemSourceError` naming the URL and
 /// what was wrong: what the item sources share.
 struct PageFetcher: Sendable {
     var timeout: TimeInterval = 15
+    /// The largest page accepted.
+    static let maxBytes = 32 << 20
     /// Said after a failure the table can retry (a page); left out where it cannot (an image lookup).
     var retryHint = " Press r to retry."
 
-    /// A body and the response it came with; a status outside 200-299 is an error quoting the start of the body.
-    func get(_ url: URL, accept: String = "application/json") async throws -> (body: Data, response: HTTPURLResponse?) {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue(accept, forHTTPHeaderField: "Accept")
-        request.setValue("ThumbTable", forHTTPHeaderField: "User-Agent")
-        let (data, response): (Data, URLResponse)
+    /// A body and the reply it came with; a status outside 200-299 is an error quoting the start of the body.
+    func get(_ url: URL, accept: String = "application/json") async throws -> (body: Data, reply: HTTPReply) {
+        let request = HTTPGet(url: url, headers: [("Accept", accept), ("User-Agent", "ThumbTable")],
+                                  maxBytes: Self.maxBytes, timeout: .milliseconds(Int64(timeout * 1000)))
+        let reply: HTTPReply
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
-        } catch {
-            var reason = error.localizedDescription
-            while reason.hasSuffix(".") { reason.removeLast() }
-            throw ItemSourceError("cannot load \(url.absoluteString): \(reason)." + retryHint)
+            reply = try await HTTPClient.shared.get(request)
+        } catch let failure as HTTPFailure {
+            throw ItemSourceError("cannot load \(url.absoluteString): \(Self.reason(failure))." + retryHint)
         }
-        let http = response as? HTTPURLResponse
-        if let http, !(200..<300).contains(http.statusCode) {
-            let detail = Self.snippet(data)
-            throw ItemSourceError("\(url.absoluteString) answered HTTP \(http.statusCode)"
+        let body = Data(reply.body)
+        if !reply.isSuccess {
+            let detail = Self.snippet(body)
+            throw ItemSourceError("\(url.absoluteString) answered HTTP \(reply.status)"
                                   + (detail.isEmpty ? "" : " \(detail)") + "." + retryHint)
         }
-        return (data, http)
+        return (body, reply)
+    }
+
+    /// Why a page could not be had, in a few words.
+    static func reason(_ failure: HTTPFailure) -> String {
+        switch failure {
+        case .tooLarge: "the page is larger than \(PageFetcher.maxBytes >> 20) MB"
+        default: failure.description
+        }
     }
 
     /// The JSON body at `url`; a body that is not JSON is an error quoting its start.
-    func json(_ url: URL) async throws -> (json: Any, response: HTTPURLResponse?) {
-        let (body, response) = try await get(url)
+    func json(_ url: URL) async throws -> (json: Any, reply: HTTPReply) {
+        let (body, reply) = try await get(url)
         guard !body.isEmpty else { throw ItemSourceError("\(url.absoluteString) answered an empty body, not JSON") }
         do {
-            return (try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), response)
+            return (try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), reply)
         } catch {
             throw ItemSourceError("\(url.absoluteString) did not answer with JSON: \(Self.snippet(body))")
         }

@@ -35,9 +35,9 @@ public struct PhotosSource: ItemSource {
         case .number(let number): url = pageURL(number)
         case .offset: throw ItemSourceError("jsonplaceholder pages are URLs, not \(cursor)")
         }
-        let (json, response) = try await fetcher.json(url)
-        return try Self.parsePage(json, url: url, linkHeader: response?.value(forHTTPHeaderField: "Link"),
-                                  totalHeader: response?.value(forHTTPHeaderField: "X-Total-Count"), limit: limit)
+        let (json, reply) = try await fetcher.json(url)
+        return try Self.parsePage(json, url: url, linkHeader: reply.header("Link"),
+                                  totalHeader: reply.header("X-Total-Count"), limit: limit)
     }
 
     static func parsePage(_ json: Any, url: URL, linkHeader: String?, totalHeader: String?,

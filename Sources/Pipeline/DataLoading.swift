@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 
 /// Fetches the bytes behind an image URL: http, https or a local file.
 ///
@@ -86,7 +84,8 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .httpStatus(let status, let url, _):
-            "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status)) from \(url.absoluteString)"
+            "HTTP \(([String(status), httpReasonPhrase(status)]).filter { !$0.isEmpty }.joined(separator: " ")) "
+                + "from \(url.absoluteString)"
         case .connection(let reason, let url):
             "cannot connect to \(url.host ?? url.absoluteString): \(reason)"
         case .timedOut(let after, let url):

@@ -3,9 +3,6 @@ import ArgumentParser
 import Cells
 import Codecs
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Pipeline
 import Pixels
 import TextArt
@@ -59,102 +56,15 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for an http(s) download.")
     var timeout: Double = 15
 
-    func validate() throws {
-        if let size, Self.parseSize(size) == nil {
-            throw ValidationError("--size must look like 40x20 (columns x rows, both at least 1), got '\(size)'")
-        }
-        if let cols, cols < 1 { throw ValidationError("--cols must be at least 1, got \(cols)") }
-        if let rows, rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
-        guard cellAspect > 0, cellAspect.isFinite else {
-            throw ValidationError("--cell-aspect must be a positive number, got \(cellAspect)")
-        }
-        guard Self.parseColor(background) != nil else {
-            throw ValidationError("--background must look like #000000, got '\(background)'")
-        }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive, got \(timeout)") }
+    /// What was asked, as plain values.
+    var settings: RenderSettings {
+        RenderSettings(input: input, size: size, cols: cols, rows: rows, stretch: stretch, mode: mode, color: color,
+                       dither: dither, cellAspect: cellAspect, background: background, timeout: timeout)
     }
 
-    func run() async throws {
-        let box = self.box()
-        let options = TextArtOptions(mode: mode, color: color ?? Self.terminalColorDepth(), dither: dither,
-                                     cellAspect: cellAspect, background: Self.parseColor(background)!)
-        let decoded: DecodedImage
-        do {
-            // The same rule as the table's thumbnails (FittedDecoding); --stretch fills the whole box instead.
-            decoded = try await load { bytes throws(DecodeError) in
-                if stretch {
-                    let target = TextArtRenderer.sourcePixelSize(columns: box.columns, rows: box.rows, mode: mode)
-                    return try ImageDecoder.decode(bytes, options: DecodeOptions(
-                        targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
-                }
-                return try FittedDecoding.decode(bytes, columns: box.columns, rows: box.rows, options: options)
-            }
-        } catch let failure as RenderFailure {
-            Self.printError(failure.message)
-            throw ExitCode.failure
-        }
-        if let warning = decoded.warning { Self.printError("warning: \(input): \(warning)") }
-        let grid = stretch ? box : TextArtRenderer.fit(
-            imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
-            maxColumns: box.columns, maxRows: box.rows, cellAspect: cellAspect)
-        let cells = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
-        let text = options.color == .none ? cells.plainText : cells.ansiText
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
+    func validate() throws { try settings.validate() }
 
-    /// The box to fit in: --size, --cols and --rows, else the terminal's size (less a line for the prompt).
-    func box() -> (columns: Int, rows: Int) {
-        var box = size.flatMap(Self.parseSize) ?? Self.terminalSize() ?? (80, 24)
-        if let cols { box.columns = cols }
-        if let rows { box.rows = rows }
-        return box
-    }
-
-    struct RenderFailure: Error {
-        var message: String
-    }
-
-    /// Reads the input (a file or an http(s) URL) and decodes it with `decode`.
-    func load(decode: ([UInt8]) throws(DecodeError) -> DecodedImage) async throws -> DecodedImage {
-        let lowercased = input.lowercased()
-        if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
-            guard let url = URL(string: input) else { throw RenderFailure(message: "\(input): not a valid URL") }
-            let bytes: [UInt8]
-            do {
-                bytes = try await Self.download(url, timeout: timeout)
-            } catch let error as RenderFailure {
-                throw error
-            } catch {
-                throw RenderFailure(message: "cannot download \(input): \(error.localizedDescription)")
-            }
-            do {
-                return try decode(bytes)
-            } catch {
-                throw RenderFailure(message: "\(input): \(error)")
-            }
-        }
-        do {
-            return try decode(try ImageDecoder.readFile(at: input))
-        } catch {
-            if case .unreadable = error { throw RenderFailure(message: "\(error)") }
-            throw RenderFailure(message: "\(input): \(error)")
-        }
-    }
-
-    static func download(_ url: URL, timeout: Double) async throws -> [UInt8] {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("ThumbTable", forHTTPHeaderField: "User-Agent")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw RenderFailure(message: "cannot download \(url.absoluteString): HTTP status \(http.statusCode)")
-        }
-        return [UInt8](data)
-    }
+    func run() async throws { try await settings.run() }
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data("thumbtable: \(message)\n".utf8))
@@ -191,3 +101,118 @@ struct RenderCommand: AsyncParsableCommand {
 }
 
 extension Dither: ExpressibleByArgument {}
+
+/// `render`'s arguments as plain values, and the rendering they ask for.
+struct RenderSettings: Equatable, Sendable {
+    var input: String
+    var size: String?
+    var cols: Int?
+    var rows: Int?
+    var stretch = false
+    var mode = TextArtOptions.default.mode
+    var color: ColorDepth?
+    var dither = TextArtOptions.default.dither
+    var cellAspect = TextArtOptions.default.cellAspect
+    var background = "#000000"
+    var timeout: Double = 15
+
+    func validate() throws(ValidationError) {
+        if let size, RenderCommand.parseSize(size) == nil {
+            throw ValidationError("--size must look like 40x20 (columns x rows, both at least 1), got '\(size)'")
+        }
+        if let cols, cols < 1 { throw ValidationError("--cols must be at least 1, got \(cols)") }
+        if let rows, rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
+        guard cellAspect > 0, cellAspect.isFinite else {
+            throw ValidationError("--cell-aspect must be a positive number, got \(cellAspect)")
+        }
+        guard RenderCommand.parseColor(background) != nil else {
+            throw ValidationError("--background must look like #000000, got '\(background)'")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive, got \(timeout)") }
+    }
+
+    /// Whether the input is an http(s) URL rather than a file.
+    var isURL: Bool {
+        let lowercased = input.lowercased()
+        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
+    }
+
+    func run() async throws {
+        try render(downloaded: isURL ? try await download() : nil)
+    }
+
+    /// Decodes and prints the picture: the file named by the input, or the bytes downloaded from it.
+    func render(downloaded: [UInt8]?) throws {
+        let box = self.box()
+        let options = TextArtOptions(mode: mode, color: color ?? RenderCommand.terminalColorDepth(), dither: dither,
+                                     cellAspect: cellAspect, background: RenderCommand.parseColor(background)!)
+        let decoded: DecodedImage
+        do {
+            // The same rule as the table's thumbnails (FittedDecoding); --stretch fills the whole box instead.
+            decoded = try decode(downloaded) { bytes throws(DecodeError) in
+                if stretch {
+                    let target = TextArtRenderer.sourcePixelSize(columns: box.columns, rows: box.rows, mode: mode)
+                    return try ImageDecoder.decode(bytes, options: DecodeOptions(
+                        targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+                }
+                return try FittedDecoding.decode(bytes, columns: box.columns, rows: box.rows, options: options)
+            }
+        } catch let failure as RenderFailure {
+            RenderCommand.printError(failure.message)
+            throw ExitCode.failure
+        }
+        if let warning = decoded.warning { RenderCommand.printError("warning: \(input): \(warning)") }
+        let grid = stretch ? box : TextArtRenderer.fit(
+            imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
+            maxColumns: box.columns, maxRows: box.rows, cellAspect: cellAspect)
+        let cells = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
+        let text = options.color == .none ? cells.plainText : cells.ansiText
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// The box to fit in: --size, --cols and --rows, else the terminal's size (less a line for the prompt).
+    func box() -> (columns: Int, rows: Int) {
+        var box = size.flatMap(RenderCommand.parseSize) ?? RenderCommand.terminalSize() ?? (80, 24)
+        if let cols { box.columns = cols }
+        if let rows { box.rows = rows }
+        return box
+    }
+
+    struct RenderFailure: Error {
+        var message: String
+    }
+
+    /// The bytes at the input's URL.
+    func download() async throws -> [UInt8] {
+        guard let url = URL(string: input) else {
+            RenderCommand.printError("\(input): not a valid URL")
+            throw ExitCode.failure
+        }
+        do {
+            let limits = LoadLimits(timeout: .milliseconds(Int64(timeout * 1000)))
+            return try await DataLoader().load(url, limits: limits) { _ in }.bytes
+        } catch {
+            RenderCommand.printError("cannot download \(input): \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Decodes `downloaded`, or else the file named by the input, with `decode`.
+    func decode(_ downloaded: [UInt8]?, with decode: ([UInt8]) throws(DecodeError) -> DecodedImage) throws
+        -> DecodedImage
+    {
+        if let downloaded {
+            do {
+                return try decode(downloaded)
+            } catch {
+                throw RenderFailure(message: "\(input): \(error)")
+            }
+        }
+        do {
+            return try decode(try ImageDecoder.readFile(at: input))
+        } catch {
+            if case .unreadable = error { throw RenderFailure(message: "\(error)") }
+            throw RenderFailure(message: "\(input): \(error)")
+        }
+    }
+}

@@ -2,9 +2,7 @@ import FlyingFox
 import FlyingSocks
 import DemoServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests: it answers what a test declares, slowly or badly if asked, and
@@ -360,7 +358,7 @@ private final class Recorder: HTTPHandler, Sendable {
         let sequence = reply.chunked
             ? HTTPBodySequence(from: body, suggestedBufferSize: body.chunkSize)
             : HTTPBodySequence(from: body, count: reply.body.count, suggestedBufferSize: body.chunkSize)
-        let status = HTTPStatusCode(reply.status, phrase: HTTPURLResponse.localizedString(forStatusCode: reply.status))
+        let status = HTTPStatusCode(reply.status, phrase: httpReasonPhrase(reply.status))
         return HTTPResponse(statusCode: status, headers: headers, body: sequence)
     }
 

@@ -1,0 +1,285 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The thread that drives one curl multi handle, and the transfers it owns.
+///
+/// Other threads only append commands to the inbox and wake the thread; everything else (the multi handle, the
+/// easy handles, the transfers' bytes and continuations) is touched by the engine's thread alone.
+final class Engine: @unchecked Sendable {
+    enum Command: Sendable {
+        case start(Transfer)
+        case cancel(Int)
+        case shutDown
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex<[Command]>([])
+    private let lastID = Atomic<Int>(0)
+
+    // The engine thread's own.
+    private var transfers: [Int: Transfer] = [:]
+    private var transfersByHandle: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    init() throws {
+        guard let multi = ccurl_multi_init() else { throw HTTPFailure.unavailable("libcurl cannot start transfers") }
+        self.multi = multi
+        let thread = Thread { [self] in run() }
+        thread.name = "ThumbTable HTTP"
+        thread.start()
+    }
+
+    func nextID() -> Int { lastID.add(1, ordering: .relaxed).newValue }
+
+    /// Hands `transfer` to the engine, unless the calling task is already cancelled. The check and the hand-over
+    /// happen under the inbox lock, which the cancellation handler's `submit` also takes: a cancel that comes
+    /// first is seen here, and one that comes later is queued behind the start.
+    func start(_ transfer: Transfer) {
+        let queued = inbox.withLock { inbox -> Bool in
+            guard !Task.isCancelled else { return false }
+            inbox.append(.start(transfer))
+            return true
+        }
+        if queued {
+            ccurl_multi_wakeup(multi)
+        } else {
+            transfer.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    func submit(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        ccurl_multi_wakeup(multi)
+    }
+
+    // MARK: The engine's thread
+
+    private func run() {
+        var active: Int32 = 0
+        while true {
+            let commands = inbox.withLock { inbox -> [Command] in
+                defer { inbox.removeAll() }
+                return inbox
+            }
+            for command in commands {
+                switch command {
+                case .start(let transfer): begin(transfer)
+                case .cancel(let id):
+                    // A transfer already ended has nothing left to cancel.
+                    if let transfer = transfers[id] { end(transfer, with: .failure(CancellationError())) }
+                case .shutDown:
+                    for transfer in transfers.values { end(transfer, with: .failure(CancellationError())) }
+                    ccurl_multi_cleanup(multi)
+                    return
+                }
+            }
+            ccurl_multi_perform(multi, &active)
+            var handle: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            while ccurl_multi_next_done(multi, &handle, &code) != 0 {
+                if let handle, let transfer = transfersByHandle[handle] {
+                    end(transfer, with: transfer.outcome(code))
+                }
+            }
+            // Sleeps until a socket is ready, curl's next timer, or a wake-up from `submit`.
+            var ready: Int32 = 0
+            ccurl_multi_poll(multi, transfers.isEmpty ? 60_000 : 1_000, &ready)
+        }
+    }
+
+    private func begin(_ transfer: Transfer) {
+        guard let easy = ccurl_easy_init() else {
+            transfer.continuation.resume(throwing: HTTPFailure.unavailable("libcurl cannot start a transfer"))
+            return
+        }
+        transfer.configure(easy)
+        guard ccurl_multi_add_handle(multi, easy) == CURLM_OK else {
+            transfer.release()
+            transfer.continuation.resume(throwing: HTTPFailure.unavailable("libcurl cannot start a transfer"))
+            return
+        }
+        transfers[transfer.id] = transfer
+        transfersByHandle[easy] = transfer
+    }
+
+    /// Takes the transfer out of the multi handle (which closes a connection still mid-response), frees its curl
+    /// resources and resumes its caller.
+    private func end(_ transfer: Transfer, with outcome: Result<HTTPReply, any Error>) {
+        guard let easy = transfer.easy else { return }
+        ccurl_multi_remove_handle(multi, easy)
+        transfers[transfer.id] = nil
+        transfersByHandle[easy] = nil
+        transfer.release()
+        transfer.continuation.resume(with: outcome)
+    }
+}
+
+/// One GET in flight: its request, the reply as it arrives, and its curl handle. Made by the caller, then owned by
+/// the engine's thread (curl's callbacks run there too).
+final class Transfer: @unchecked Sendable {
+    /// Why the transfer stopped itself.
+    private enum Stop { case tooLarge, errorStatus }
+
+    let id: Int
+    let request: HTTPGet
+    let received: @Sendable (Int) -> Void
+    let continuation: CheckedContinuation<HTTPReply, any Error>
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var status = 0
+    private var headers: [String: String] = [:]
+    private var body: [UInt8] = []
+    private var stop: Stop?
+
+    init(id: Int, request: HTTPGet, received: @escaping @Sendable (Int) -> Void,
+         continuation: CheckedContinuation<HTTPReply, any Error>) {
+        self.id = id
+        self.request = request
+        self.received = received
+        self.continuation = continuation
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    func configure(_ easy: UnsafeMutableRawPointer) {
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ccurl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
+        ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, request.maxRedirects)
+        ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        ccurl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
+        ccurl_easy_setopt_offset(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBytes))
+        // Every encoding this libcurl can decode; the limits count decoded bytes.
+        ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, "ThumbTable")
+        ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        ccurl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION, receiveBody)
+        ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        ccurl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION, receiveHeader)
+        ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
+        // A line break in a header would start another header: such a header is not sent.
+        // (By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n".)
+        for (name, value) in request.headers
+        where !(name + value).unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            headerList = ccurl_slist_append(headerList, "\(name): \(value)")
+        }
+        if let headerList { ccurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList) }
+    }
+
+    /// Frees the curl handle and header list. The engine removed the handle from its multi handle first.
+    func release() {
+        if let easy { ccurl_easy_cleanup(easy) }
+        easy = nil
+        if let headerList { ccurl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    // MARK: curl's callbacks
+
+    /// One header line, status line included; a status line starts a new response (after a redirect).
+    fileprivate func header(_ line: UnsafeRawBufferPointer) -> Bool {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("HTTP/") {
+            let parts = text.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            headers = [:]
+        } else if text.isEmpty {
+            // The end of a response's headers: an error status need not be read further.
+            if request.skipsErrorBodies, status >= 400 {
+                stop = .errorStatus
+                return false
+            }
+            if let length = headers["content-length"].flatMap(Int.init), length <= request.maxBytes {
+                body.reserveCapacity(length)
+            }
+        } else if let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return true
+    }
+
+    /// A chunk of the body: kept and reported; the chunk that passes the byte limit is the last one read.
+    fileprivate func bodyChunk(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        body.append(contentsOf: chunk)
+        received(chunk.count)
+        if body.count > request.maxBytes {
+            stop = .tooLarge
+            return false
+        }
+        return true
+    }
+
+    // MARK: The outcome
+
+    func outcome(_ code: CURLcode) -> Result<HTTPReply, any Error> {
+        switch (code, stop) {
+        case (CURLE_OK, _), (CURLE_WRITE_ERROR, .errorStatus):
+            return .success(HTTPReply(status: status, headers: headers, body: stop == .errorStatus ? [] : body))
+        case (CURLE_WRITE_ERROR, .tooLarge), (CURLE_FILESIZE_EXCEEDED, _):
+            return .failure(HTTPFailure.tooLarge)
+        case (CURLE_OPERATION_TIMEDOUT, _):
+            return .failure(HTTPFailure.timedOut)
+        case (CURLE_TOO_MANY_REDIRECTS, _):
+            return .failure(HTTPFailure.tooManyRedirects)
+        default:
+            return .failure(HTTPFailure.connection(reason(code)))
+        }
+    }
+
+    /// A few words on a curl failure; curl's own message in brackets where ours would hide what happened.
+    private func reason(_ code: CURLcode) -> String {
+        let detail = String(cString: errorBuffer)
+        let message = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
+        let broke = "the connection broke before the whole response arrived"
+        switch code {
+        case CURLE_COULDNT_CONNECT:
+            var osError = 0
+            if let easy { ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError) }
+            if osError == Int(ECONNREFUSED) { return "connection refused" }
+            return osError == 0 ? "cannot connect (\(message))" : String(cString: strerror(Int32(osError))).lowercased()
+        case CURLE_COULDNT_RESOLVE_HOST: return "host not found"
+        case CURLE_COULDNT_RESOLVE_PROXY: return "proxy not found"
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
+            return "the secure (TLS) connection failed (\(message))"
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            return status == 0 ? "the connection broke (\(message))" : "\(broke) (\(message))"
+        case CURLE_GOT_NOTHING: return "the server closed the connection without answering"
+        case CURLE_WEIRD_SERVER_REPLY: return "the server's response could not be understood"
+        case CURLE_BAD_CONTENT_ENCODING: return "the server's compressed response is corrupt"
+        case CURLE_UNSUPPORTED_PROTOCOL: return "redirected to a URL that is not http or https"
+        default: return message
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+/// curl's write callback: hands the chunk to its transfer; returning less than the chunk's size stops the transfer.
+private let receiveBody: curl_write_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return transfer.bodyChunk(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// curl's header callback: one header line at a time.
+private let receiveHeader: curl_write_callback = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return transfer.header(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}

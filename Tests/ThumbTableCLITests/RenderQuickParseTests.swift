@@ -1,0 +1,36 @@
+import ArgumentParser
+import Testing
+@testable import ThumbTableCLI
+
+/// `render`'s quick parser never disagrees with ArgumentParser: it gives the same settings, or gives up.
+@Suite struct RenderQuickParseTests {
+    /// Argument lists the quick parser takes.
+    static let taken: [[String]] = [
+        ["a.jpg"],
+        ["a.jpg", "--size", "80x40", "--mode", "ascii", "--color", "none"],
+        ["--size=40x20", "--stretch", "b c.png"],
+        ["--mode", "braille", "--color", "256", "--dither", "fs", "x.gif", "--cols", "12"],
+        ["https://example.com/a.webp", "--timeout", "2.5", "--background", "#ffffff", "--cell-aspect", "0.45"],
+        ["--rows=3", "--cols=4", "img.png", "--color=truecolor"],
+    ]
+
+    /// Argument lists it leaves to ArgumentParser: help, mistakes, forms it does not handle.
+    static let leftAlone: [[String]] = [
+        [], ["--help"], ["-h"], ["a.jpg", "b.jpg"], ["a.jpg", "--size"], ["a.jpg", "--size", "80"],
+        ["a.jpg", "--mode", "sixel"], ["a.jpg", "--cols", "0"], ["a.jpg", "--cols", "-3"], ["a.jpg", "--bogus", "1"],
+        ["a.jpg", "--stretch=yes"], ["a.jpg", "--size", "8x8", "--size", "9x9"], ["--", "a.jpg"], ["-"],
+        ["a.jpg", "--background", "white"], ["a.jpg", "--timeout", "0"], ["a.jpg", "--cell-aspect", "nan"],
+    ]
+
+    @Test(arguments: taken)
+    func takesWhatArgumentParserTakesTheSameWay(_ arguments: [String]) throws {
+        let quick = try #require(RenderSettings(quickParsing: arguments))
+        let full = try #require(try RenderCommand.parseAsRoot(arguments) as? RenderCommand)
+        #expect(quick == full.settings)
+    }
+
+    @Test(arguments: leftAlone)
+    func leavesTheRestToArgumentParser(_ arguments: [String]) {
+        #expect(RenderSettings(quickParsing: arguments) == nil)
+    }
+}
