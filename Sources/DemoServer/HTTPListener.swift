@@ -180,7 +180,8 @@ final class HTTPListener: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
         }
         guard parts.count == 3, let components = URLComponents(string: String(parts[1])) else {
             _ = write(Response(status: 400, reason: "Bad Request", headers: [], body: Array("bad request\n".utf8)),

@@ -1,28 +1,23 @@
 import ArgumentParser
-import Dispatch
 
 /// The entry point. `thumbtable render …` is parsed by `RenderSettings(quickParsing:)` first: ArgumentParser
 /// reflects over the options of every command it might parse, which took longer than rendering a picture. What the
 /// quick parser does not take (help, a mistake) goes the long way, so messages and help are ArgumentParser's.
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == RenderCommand.configuration.commandName,
-           let render = RenderSettings(quickParsing: Array(arguments.dropFirst())), !render.isURL {
-            // A file needs no concurrency: rendered on this thread, without starting Swift's thread pool.
+           let render = RenderSettings(quickParsing: Array(arguments.dropFirst())) {
             do {
-                try render.render(downloaded: nil)
+                // A file is read, decoded and rendered right here on the main thread: no hop to another thread.
+                try render.isURL ? await render.run() : render.render(downloaded: nil)
             } catch {
                 ThumbTableCommand.exit(withError: error)
             }
             return
         }
-        Task {
-            await ThumbTableCommand.main()
-            ThumbTableCommand.exit()
-        }
-        dispatchMain()
+        await ThumbTableCommand.main()
     }
 }
 

@@ -7,11 +7,11 @@ import Testing
 @Suite struct HTTPListenerTests {
     @Test func answersInTurnDecodesThePathAndBreaksABodyWhenAsked() async throws {
         let listener = try HTTPListener(port: 0) { request in
-            HTTPListener.Response(status: 200, reason: "OK",
-                                  headers: [("X-Path", request.path),
-                                            ("X-Query", request.query.map { "\($0.name)=\($0.value)" }.joined(separator: ","))],
-                                  body: Array(repeating: 7, count: 1000),
-                                  breaksAfter: request.path == "/break" ? 100 : nil)
+            let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+            return HTTPListener.Response(status: 200, reason: "OK",
+                                         headers: [("X-Path", request.path), ("X-Query", query)],
+                                         body: Array(repeating: 7, count: 1000),
+                                         breaksAfter: request.path == "/break" ? 100 : nil)
         }
         defer { listener.stop() }
         let client = HTTPClient()

@@ -65,10 +65,14 @@ struct DemoEndToEndTests {
             lines.first?.contains("row 2 of 20") == true && self.settled(lines)
         }
         try tmux.send("Enter")
-        let detail = try await tmux.waitFor(text: "Classification: artificial")
-        #expect(detail.contains { $0.contains("Abstract source: scikit-image sample data,") })
-        #expect(detail.contains { $0.contains("Image: http://127.0.0.1:") && $0.contains("/media/coffee.png") })
-        #expect(detail.contains { $0.contains("Attribution: Image from") })
+        // Waited for whole: tmux may capture a frame half written.
+        let detail = try await tmux.waitFor("the detail pane") { lines in
+            lines.first?.contains("item 2 of 20") == true
+                && lines.contains { $0.contains("Classification: artificial") }
+                && lines.contains { $0.contains("Abstract source: scikit-image sample data,") }
+                && lines.contains { $0.contains("Image: http://127.0.0.1:") && $0.contains("/media/coffee.png") }
+                && lines.contains { $0.contains("Attribution: Image from") }
+        }
         #expect(detail[0].contains("item 2 of 20"))
         try await tmux.waitFor(text: "Image state: loaded")
         try tmux.send("Escape")

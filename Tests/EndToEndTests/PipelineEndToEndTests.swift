@@ -59,9 +59,12 @@ struct PipelineEndToEndTests {
                          ["End"], ["PageUp", "PageUp", "k", "PageUp"], ["j", "j", "j", "PageDown", "PageUp", "j"]] {
                 for key in keys { try tmux.send(key) }
             }
+            // Settled, and the same on two captures in a row: tmux may capture a frame half written.
+            var previous: [String] = []
             let screen = try await tmux.waitFor("every visible thumbnail settled", timeout: .seconds(30)) { lines in
-                !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
-                    && lines.contains { $0.contains("Row ") }
+                defer { previous = lines }
+                let spinning = lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+                return lines == previous && !spinning && lines.contains { $0.contains("Row ") }
             }
             var checked = 0
             let listEnd = screen.count - 3

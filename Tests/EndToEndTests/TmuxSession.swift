@@ -19,11 +19,15 @@ final class TmuxSession {
         var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color"]
         env.merge(environment) { $1 }
         let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        // tmux 3.3 does not report a dead pane's exit status, so a shell writes it to a file.
+        // tmux 3.3 does not report a dead pane's exit status, so a shell writes it to a file (whole, by a rename).
+        // The shell then stays, so the pane keeps the program's last screen and cursor state as the program left
+        // them: tmux marks a dead pane with a status line and a hidden cursor.
         statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
         let program = "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
-        let command = "sh -c \(TmuxSession.quote("ulimit -c 0; \(program); echo $? > \(statusFile)"))"
-        // remain-on-exit keeps the pane after the program ends, so its exit status and last screen can be read.
+        let script = "ulimit -c 0; \(program); echo $? > \(statusFile).part; mv \(statusFile).part \(statusFile); "
+            + "exec sleep 86400"
+        let command = "sh -c \(TmuxSession.quote(script))"
+        // remain-on-exit keeps the pane should the shell die too (a crash that takes the process group).
         config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf").path
         try "set -g remain-on-exit on\nset -g default-terminal screen-256color\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
@@ -92,14 +96,14 @@ final class TmuxSession {
 
     /// Whether the program has exited.
     func isDead() throws -> Bool {
-        try tmux(["display-message", "-p", "-t", session, "#{pane_dead}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        FileManager.default.fileExists(atPath: statusFile)
     }
 
     /// Waits for the program to exit and returns its exit status.
     func exitStatus(timeout: Duration = .seconds(10)) async throws -> Int? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if try isDead(), let status = try? String(contentsOfFile: statusFile, encoding: .utf8) {
+            if let status = try? String(contentsOfFile: statusFile, encoding: .utf8) {
                 return Int(status.trimmingCharacters(in: .whitespacesAndNewlines))
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -149,8 +153,22 @@ final class TmuxSession {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
+        // The test process blocks or ignores signals for its own reasons (SIGHUP among them), and a child inherits
+        // both: a tmux server started with SIGHUP blocked could not hang up its pane's processes, so `kill-server`
+        // left them running. The child starts with no signal blocked and the usual dispositions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0], &actions, nil, &cArgs, environ)
+        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, &cArgs, environ)
         guard spawned == 0 else {
             throw TmuxError(description: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))")
         }
