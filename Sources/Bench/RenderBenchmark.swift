@@ -16,28 +16,45 @@ import TextArt
 // RGB, as a photo's PNG is; the other 150x150 PNG is the placeholder thumbnail the demo server serves in the place of
 // jsonplaceholder's, fetched from it, since that is what the photos source shows in its rows.
 
+// On the main actor: the timed work stays on the main thread, and callgrind, which crashes once the global executor
+// starts its threads, can run the bench with RENDER_BENCH_INPUTS.
+@MainActor
 func runRenderBenchmark() async {
-    guard let photo = RenderBench.sourcePhoto() else {
-        print("render: no source photo found (set THUMBTABLE_IMAGES to a folder holding rocket.jpg)")
-        return
-    }
-    let big = RenderBench.scaled(photo, width: 1920, height: 1080, grain: 10)
-    let small = RenderBench.scaled(photo, width: 150, height: 150, grain: 0)
-    guard let jpeg = RenderBench.encodeJPEG(big, quality: 85), let png = RenderBench.encodePNG(small) else {
-        print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
-        return
-    }
-    guard let placeholder = await RenderBench.placeholderPNG() else {
-        print("render: the demo server did not serve its placeholder PNG (see the DemoServer tests)")
-        return
-    }
     let settings = RenderBench.Settings(environment: ProcessInfo.processInfo.environment)
+    let inputNames = ["bench-1920x1080.jpg", "bench-150x150.png", "bench-150x150-placeholder.png"]
+    let jpeg: [UInt8], png: [UInt8], placeholder: [UInt8]
+    if let folder = settings.inputFolder {
+        // Valgrind cannot run the demo server (it crashes in libdispatch's threads): profilers read dumped inputs.
+        let files = inputNames.compactMap { try? ImageDecoder.readFile(at: folder + "/" + $0) }
+        guard files.count == 3 else {
+            print("render: \(folder) does not hold \(inputNames.joined(separator: ", ")) "
+                  + "(write them with RENDER_BENCH_DUMP)")
+            return
+        }
+        (jpeg, png, placeholder) = (files[0], files[1], files[2])
+    } else {
+        guard let photo = RenderBench.sourcePhoto() else {
+            print("render: no source photo found (set THUMBTABLE_IMAGES to a folder holding rocket.jpg)")
+            return
+        }
+        let big = RenderBench.scaled(photo, width: 1920, height: 1080, grain: 10)
+        let small = RenderBench.scaled(photo, width: 150, height: 150, grain: 0)
+        guard let encodedJPEG = RenderBench.encodeJPEG(big, quality: 85),
+              let encodedPNG = RenderBench.encodePNG(small) else {
+            print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
+            return
+        }
+        guard let served = await RenderBench.placeholderPNG() else {
+            print("render: the demo server did not serve its placeholder PNG (see the DemoServer tests)")
+            return
+        }
+        (jpeg, png, placeholder) = (encodedJPEG, encodedPNG, served)
+    }
     if let folder = settings.dumpFolder {
         // The same inputs as files, for whole-process runs (hyperfine, jp2a, tjbench) and profilers.
-        _ = FileManager.default.createFile(atPath: folder + "/bench-1920x1080.jpg", contents: Data(jpeg))
-        _ = FileManager.default.createFile(atPath: folder + "/bench-150x150.png", contents: Data(png))
-        _ = FileManager.default.createFile(atPath: folder + "/bench-150x150-placeholder.png",
-                                           contents: Data(placeholder))
+        for (name, bytes) in zip(inputNames, [jpeg, png, placeholder]) {
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+        }
     }
     let runs = settings.runs
     let cases: [(String, [UInt8], Int, Int, Double)] = [
@@ -130,17 +147,20 @@ enum RenderBench {
     /// Knobs for profiling and for whole-process comparisons, read from the environment: `RENDER_BENCH_RUNS`
     /// (default 300), `RENDER_BENCH_ONLY` (comma-separated words; a case, mode or colour depth runs only if it
     /// contains one of them or names none of the same kind), `RENDER_BENCH_DUMP` (a folder to write the inputs to),
+    /// `RENDER_BENCH_INPUTS` (a folder to read them from instead of making them, as `RENDER_BENCH_DUMP` wrote them),
     /// `RENDER_BENCH_PROFILE=1` (only run the selected decode-and-renders, untimed, for a profiler).
     struct Settings {
         var runs = 300
         var only: [String] = []
         var dumpFolder: String?
+        var inputFolder: String?
         var profiling = false
 
         init(environment: [String: String]) {
             if let text = environment["RENDER_BENCH_RUNS"], let value = Int(text), value > 0 { runs = value }
             only = (environment["RENDER_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init)
             dumpFolder = environment["RENDER_BENCH_DUMP"]
+            inputFolder = environment["RENDER_BENCH_INPUTS"]
             profiling = environment["RENDER_BENCH_PROFILE"] == "1"
         }
 
