@@ -1,35 +1,66 @@
 import Cells
 import Codecs
+import DemoServer
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Pixels
+import TestSupport
 import TextArt
 
 // `Bench render`: decode + render in process, against the budgets (1920x1080 JPEG to 40x20 under 5 ms, 150x150 PNG
 // to 16x8 under 0.3 ms). The inputs are made at bench time from a photo of the quality tool's set: scaled with
 // grain added (so the JPEG's entropy decoding costs what a real photo's does), then encoded with the libjpeg-turbo
-// and zlib the process already links, found with dlsym so the bench needs no C module of its own.
+// and zlib the process already links, found with dlsym so the bench needs no C module of its own. The photo PNG is
+// RGB, as a photo's PNG is; the other 150x150 PNG is the placeholder thumbnail the demo server serves in the place of
+// jsonplaceholder's, fetched from it, since that is what the photos source shows in its rows.
 
-func runRenderBenchmark() {
-    guard let photo = RenderBench.sourcePhoto() else {
-        print("render: no source photo found (set THUMBTABLE_IMAGES to a folder holding rocket.jpg)")
-        return
-    }
-    let big = RenderBench.scaled(photo, width: 1920, height: 1080, grain: 10)
-    let small = RenderBench.scaled(photo, width: 150, height: 150, grain: 0)
-    guard let jpeg = RenderBench.encodeJPEG(big, quality: 85), let png = RenderBench.encodePNG(small) else {
-        print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
-        return
-    }
+// On the main actor: the timed work stays on the main thread, and callgrind, which crashes once the global executor
+// starts its threads, can run the bench with RENDER_BENCH_INPUTS.
+@MainActor
+func runRenderBenchmark() async {
     let settings = RenderBench.Settings(environment: ProcessInfo.processInfo.environment)
+    let inputNames = ["bench-1920x1080.jpg", "bench-150x150.png", "bench-150x150-placeholder.png"]
+    let jpeg: [UInt8], png: [UInt8], placeholder: [UInt8]
+    if let folder = settings.inputFolder {
+        // Valgrind cannot run the demo server (it crashes in libdispatch's threads): profilers read dumped inputs.
+        let files = inputNames.compactMap { try? ImageDecoder.readFile(at: folder + "/" + $0) }
+        guard files.count == 3 else {
+            print("render: \(folder) does not hold \(inputNames.joined(separator: ", ")) "
+                  + "(write them with RENDER_BENCH_DUMP)")
+            return
+        }
+        (jpeg, png, placeholder) = (files[0], files[1], files[2])
+    } else {
+        guard let photo = RenderBench.sourcePhoto() else {
+            print("render: no source photo found (set THUMBTABLE_IMAGES to a folder holding rocket.jpg)")
+            return
+        }
+        let big = RenderBench.scaled(photo, width: 1920, height: 1080, grain: 10)
+        let small = RenderBench.scaled(photo, width: 150, height: 150, grain: 0)
+        guard let encodedJPEG = RenderBench.encodeJPEG(big, quality: 85),
+              let encodedPNG = RenderBench.encodePNG(small) else {
+            print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
+            return
+        }
+        guard let served = await RenderBench.placeholderPNG() else {
+            print("render: the demo server did not serve its placeholder PNG (see the DemoServer tests)")
+            return
+        }
+        (jpeg, png, placeholder) = (encodedJPEG, encodedPNG, served)
+    }
     if let folder = settings.dumpFolder {
         // The same inputs as files, for whole-process runs (hyperfine, jp2a, tjbench) and profilers.
-        _ = FileManager.default.createFile(atPath: folder + "/bench-1920x1080.jpg", contents: Data(jpeg))
-        _ = FileManager.default.createFile(atPath: folder + "/bench-150x150.png", contents: Data(png))
+        for (name, bytes) in zip(inputNames, [jpeg, png, placeholder]) {
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+        }
     }
     let runs = settings.runs
     let cases: [(String, [UInt8], Int, Int, Double)] = [
         ("1920x1080 JPEG -> 40x20", jpeg, 40, 20, 5.0),
-        ("150x150 PNG -> 16x8", png, 16, 8, 0.3),
+        ("150x150 PNG photo -> 16x8", png, 16, 8, 0.3),
+        ("150x150 PNG placeholder -> 16x8", placeholder, 16, 8, 0.3),
     ]
     let depths: [ColorDepth] = [.truecolor, .palette256, .none]
     let modes = RenderMode.allCases.filter {
@@ -52,7 +83,8 @@ func runRenderBenchmark() {
     }
     print("render: decode + fit + render, median of \(runs) runs (p90 in brackets; then the median thread CPU "
           + "time), in process")
-    print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 PNG RGBA \(png.count / 1024) KiB")
+    print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 photo PNG RGB \(png.count / 1024) KiB, "
+          + "150x150 placeholder PNG (2-colour palette, stored) \(placeholder.count / 1024) KiB")
     for (name, bytes, columns, rows, budget) in cases where settings.includes(name, among: cases.map(\.0)) {
         print("  \(name) (budget \(budget) ms):")
         let box = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: TextArtOptions.default.mode)
@@ -115,17 +147,20 @@ enum RenderBench {
     /// Knobs for profiling and for whole-process comparisons, read from the environment: `RENDER_BENCH_RUNS`
     /// (default 300), `RENDER_BENCH_ONLY` (comma-separated words; a case, mode or colour depth runs only if it
     /// contains one of them or names none of the same kind), `RENDER_BENCH_DUMP` (a folder to write the inputs to),
+    /// `RENDER_BENCH_INPUTS` (a folder to read them from instead of making them, as `RENDER_BENCH_DUMP` wrote them),
     /// `RENDER_BENCH_PROFILE=1` (only run the selected decode-and-renders, untimed, for a profiler).
     struct Settings {
         var runs = 300
         var only: [String] = []
         var dumpFolder: String?
+        var inputFolder: String?
         var profiling = false
 
         init(environment: [String: String]) {
             if let text = environment["RENDER_BENCH_RUNS"], let value = Int(text), value > 0 { runs = value }
             only = (environment["RENDER_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init)
             dumpFolder = environment["RENDER_BENCH_DUMP"]
+            inputFolder = environment["RENDER_BENCH_INPUTS"]
             profiling = environment["RENDER_BENCH_PROFILE"] == "1"
         }
 
@@ -255,7 +290,20 @@ enum RenderBench {
         return Array(UnsafeBufferPointer(start: out, count: Int(size)))
     }
 
-    /// An RGBA PNG, deflated with zlib's compress2.
+    /// The placeholder of jsonplaceholder's first photo at 150x150 (`/placeholder/150/92c952/1`), from the demo
+    /// server, or nil when the server did not serve it.
+    static func placeholderPNG() async -> [UInt8]? {
+        try? await withDemoServer { server in
+            let url = URL(string: server.baseURL.absoluteString + "/placeholder/150/92c952/1")!
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let (body, response) = try await session.data(from: url)
+            guard (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
+            return [UInt8](body)
+        }
+    }
+
+    /// An RGB PNG (colour type 2: a photo has no alpha), deflated with zlib's compress2.
     static func encodePNG(_ bitmap: Bitmap) -> [UInt8]? {
         typealias Compress2 = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?,
                                               UnsafePointer<UInt8>?, UInt, Int32) -> Int32
@@ -263,10 +311,13 @@ enum RenderBench {
         guard let compress2 = symbol("compress2", as: Compress2.self),
               let bound = symbol("compressBound", as: Bound.self) else { return nil }
         var raw: [UInt8] = []
-        raw.reserveCapacity((bitmap.width * 4 + 1) * bitmap.height)
+        raw.reserveCapacity((bitmap.width * 3 + 1) * bitmap.height)
         for y in 0..<bitmap.height {
             raw.append(0)  // filter: none
-            raw.append(contentsOf: bitmap.pixels[(y * bitmap.width * 4)..<((y + 1) * bitmap.width * 4)])
+            for x in 0..<bitmap.width {
+                let i = (y * bitmap.width + x) * 4
+                raw.append(contentsOf: bitmap.pixels[i..<(i + 3)])
+            }
         }
         var zsize = bound(UInt(raw.count))
         var z = [UInt8](repeating: 0, count: Int(zsize))
@@ -280,7 +331,7 @@ enum RenderBench {
             let body = Array(type.utf8) + data
             png += be32(data.count) + body + be32(Int(crc32(body)))
         }
-        chunk("IHDR", be32(bitmap.width) + be32(bitmap.height) + [8, 6, 0, 0, 0])
+        chunk("IHDR", be32(bitmap.width) + be32(bitmap.height) + [8, 2, 0, 0, 0])
         chunk("IDAT", z)
         chunk("IEND", [])
         return png

@@ -10,4 +10,9 @@ static inline png_uint_32 cpng_format_rgba(void) {
     return PNG_FORMAT_RGBA;
 }
 
+/// `PNG_FORMAT_RGBA_COLORMAP` is a macro built from other macros with `|`, which Swift does not import.
+static inline png_uint_32 cpng_format_rgba_colormap(void) {
+    return PNG_FORMAT_RGBA_COLORMAP;
+}
+
 #endif

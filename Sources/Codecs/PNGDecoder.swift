@@ -21,6 +21,9 @@ enum PNGDecoder {
             png_image_free(&image)
             throw error
         }
+        if image.format & UInt32(PNG_FORMAT_FLAG_COLORMAP) != 0, image.colormap_entries <= 256 {
+            return try decodePalette(&image, width: width, height: height)
+        }
         image.format = cpng_format_rgba()
         // Without this flag libpng treats 16-bit samples as linear light when the file has no gAMA/sRGB chunk, and
         // its 8-bit sRGB output comes out far too bright. PNG writers mean sRGB: 0x8080 must become 0x80.
@@ -30,6 +33,38 @@ enum PNGDecoder {
             guard png_image_finish_read(&image, nil, pixels.baseAddress, 0, nil) != 0 else {
                 throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))")
             }
+        }
+        return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
+    }
+
+    /// A palette PNG (placeholders, icons, screenshots): libpng writes one palette index a pixel and the palette as
+    /// RGBA, and the indices become pixels here, a 4-byte copy each, instead of libpng expanding every row through
+    /// its transforms (unpack, expand, filler), which cost several times as much.
+    ///
+    /// The indices go into the last quarter of the bitmap's own storage and are expanded front to back in place:
+    /// pixel `i` fills bytes up to `4i + 3`, never past index `i` at `3n + i`, which was read first.
+    private static func decodePalette(_ image: inout png_image, width: Int,
+                                      height: Int) throws(DecodeError) -> DecodedImage {
+        image.format = cpng_format_rgba_colormap()
+        let count = width * height
+        var failed = false
+        let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
+            let storage = pixels.baseAddress!, indices = storage + 3 * count
+            // All 256 entries a byte can index, zeroed: at least PNG_IMAGE_COLORMAP_SIZE (a palette has at most 256
+            // colours), and no index can reach memory libpng did not write.
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { colormap in
+                colormap.initialize(repeating: 0)
+                // Row stride 0 means packed rows. finish_read frees libpng's state on success and on failure.
+                guard png_image_finish_read(&image, nil, indices, 0, colormap.baseAddress) != 0 else {
+                    failed = true
+                    return
+                }
+                for i in 0..<count {
+                    let index = Int(indices.load(fromByteOffset: i, as: UInt8.self))
+                    storage.storeBytes(of: colormap[index], toByteOffset: 4 * i, as: UInt32.self)
+                }
+            }
+            if failed { throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))") }
         }
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
     }

@@ -45,61 +45,108 @@ struct LinearImage: Sendable {
         }
         let horizontal = Contributions(source: bitmap.width, destination: width)
         let vertical = Contributions(source: bitmap.height, destination: height)
-        let srcW = bitmap.width, srcH = bitmap.height
+        let feeds = Feeds(vertical, sources: bitmap.height)
+        let srcW = bitmap.width
 
+        // One pass over the source, a row at a time: its bytes are linearised while they are resampled across, and
+        // the row is added at once into the output rows it feeds. Each output's sums are still formed from zero in
+        // ascending source order, as two separate passes would form them, so the output is the same to the bit.
         // Raw pointers throughout: with arrays, bounds checks and uniqueness checks cost more than the arithmetic.
-        // The sums are formed in the same order as the plain loops would, so the output is the same to the bit.
-        var rows = [SIMD4<Float>](repeating: .zero, count: srcH * width)
-        var outR = [Float](repeating: 0, count: count)
-        var outG = [Float](repeating: 0, count: count)
-        var outB = [Float](repeating: 0, count: count)
-        let background = SIMD4(bgR, bgG, bgB, 0)
-        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(srcW, width)) { line in
+        var sums = [SIMD4<Float>](repeating: .zero, count: count)
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: width) { line in
             bitmap.pixels.withUnsafeBufferPointer { px in
                 lut.withUnsafeBufferPointer { lut in
-                    rows.withUnsafeMutableBufferPointer { rows in
-                        // Horizontal pass: every source row to `width` premultiplied RGBA pixels.
-                        for y in 0..<srcH {
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        feeds.forEach { y, outputs, weights in
                             let p = px.baseAddress! + y * srcW * 4
-                            for x in 0..<srcW {
-                                let a = p[x * 4 + 3]
-                                let c = SIMD4(lut[Int(p[x * 4])], lut[Int(p[x * 4 + 1])], lut[Int(p[x * 4 + 2])], 1)
-                                line[x] = a == 255 ? c : c * (Float(a) * (1 / 255))
+                            horizontal.forEach { o, s, wx in
+                                var sum = SIMD4<Float>.zero
+                                for k in 0..<wx.count {
+                                    let q = p + (s + k) * 4
+                                    let a = q[3]
+                                    let c = SIMD4(lut[Int(q[0])], lut[Int(q[1])], lut[Int(q[2])], 1)
+                                    sum += (a == 255 ? c : c * (Float(a) * (1 / 255))) * wx[k]
+                                }
+                                line[o] = sum
                             }
-                            horizontal.apply(UnsafePointer(line.baseAddress!), to: rows.baseAddress! + y * width)
-                        }
-                    }
-                }
-            }
-            // Vertical pass into `line` (now a row of the output), then composite on the background.
-            rows.withUnsafeBufferPointer { rows in
-                outR.withUnsafeMutableBufferPointer { outR in
-                    outG.withUnsafeMutableBufferPointer { outG in
-                        outB.withUnsafeMutableBufferPointer { outB in
-                            vertical.forEach { y, start, weights in
-                                let acc = line.baseAddress!
-                                acc.update(repeating: .zero, count: width)
-                                for k in 0..<weights.count {
-                                    let wgt = weights[k]
-                                    let src = rows.baseAddress! + (start + k) * width
-                                    for x in 0..<width { acc[x] += src[x] * wgt }
-                                }
-                                let o = y * width
-                                for x in 0..<width {
-                                    let v = acc[x]
-                                    let c = (v + background * (1 - min(1, max(0, v.w))))
-                                        .clamped(lowerBound: .zero, upperBound: .one)
-                                    outR[o + x] = c.x
-                                    outG[o + x] = c.y
-                                    outB[o + x] = c.z
-                                }
+                            for j in 0..<outputs.count {
+                                let wgt = weights[j]
+                                let acc = sums.baseAddress! + outputs[j] * width
+                                for x in 0..<width { acc[x] += line[x] * wgt }
                             }
                         }
                     }
                 }
             }
         }
+        // Composite on the background, into planes.
+        var outR = [Float](repeating: 0, count: count)
+        var outG = [Float](repeating: 0, count: count)
+        var outB = [Float](repeating: 0, count: count)
+        let backdrop = SIMD4(bgR, bgG, bgB, 0)
+        sums.withUnsafeBufferPointer { sums in
+            outR.withUnsafeMutableBufferPointer { outR in
+                outG.withUnsafeMutableBufferPointer { outG in
+                    outB.withUnsafeMutableBufferPointer { outB in
+                        for i in 0..<count {
+                            let v = sums[i]
+                            let c = v + backdrop * (1 - min(1, max(0, v.w)))
+                            // Lane by lane, what `clamped(lowerBound: .zero, upperBound: .one)` computes: the
+                            // generic SIMD version is not inlined and cost more than the rest of this loop.
+                            outR[i] = .minimum(.maximum(c.x, 0), 1)
+                            outG[i] = .minimum(.maximum(c.y, 0), 1)
+                            outB[i] = .minimum(.maximum(c.z, 0), 1)
+                        }
+                    }
+                }
+            }
+        }
         self.init(width: width, height: height, r: outR, g: outG, b: outB)
+    }
+}
+
+/// The other way round from `Contributions`: which outputs, with which weights, each source pixel feeds, in
+/// ascending output order.
+private struct Feeds {
+    var start: [Int]
+    var output: [Int]
+    var weights: [Float]
+
+    init(_ contributions: Contributions, sources: Int) {
+        var start = [Int](repeating: 0, count: sources + 1)
+        contributions.forEach { _, first, weights in
+            for k in 0..<weights.count { start[first + k + 1] += 1 }
+        }
+        for s in 0..<sources { start[s + 1] += start[s] }
+        var next = start
+        var output = [Int](repeating: 0, count: start[sources])
+        var fed = [Float](repeating: 0, count: start[sources])
+        contributions.forEach { o, first, weights in
+            for k in 0..<weights.count {
+                output[next[first + k]] = o
+                fed[next[first + k]] = weights[k]
+                next[first + k] += 1
+            }
+        }
+        self.start = start
+        self.output = output
+        self.weights = fed
+    }
+
+    /// Calls `body` with each source index that feeds any output, the outputs it feeds and its weights in them.
+    @inline(__always)
+    func forEach(_ body: (_ source: Int, _ outputs: UnsafeBufferPointer<Int>, _ weights: UnsafeBufferPointer<Float>)
+        -> Void) {
+        start.withUnsafeBufferPointer { start in
+            output.withUnsafeBufferPointer { output in
+                weights.withUnsafeBufferPointer { weights in
+                    for s in 0..<(start.count - 1) where start[s + 1] > start[s] {
+                        body(s, UnsafeBufferPointer(rebasing: output[start[s]..<start[s + 1]]),
+                             UnsafeBufferPointer(rebasing: weights[start[s]..<start[s + 1]]))
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -136,16 +183,6 @@ private struct Contributions {
                     start.append(a); count.append(2); weights.append(1 - t); weights.append(t)
                 }
             }
-        }
-    }
-
-    /// Resamples one row of premultiplied RGBA pixels into `out`.
-    @inline(__always)
-    func apply(_ line: UnsafePointer<SIMD4<Float>>, to out: UnsafeMutablePointer<SIMD4<Float>>) {
-        forEach { o, s, weights in
-            var sum = SIMD4<Float>.zero
-            for k in 0..<weights.count { sum += line[s + k] * weights[k] }
-            out[o] = sum
         }
     }
 

@@ -11,6 +11,34 @@ import Testing
         expectCells(image.bitmap, Fixtures.cells, tolerance: 0)
     }
 
+    @Test func rgbWithoutAlphaDecodesOpaqueAtEveryPixel() throws {
+        let bitmap = try Fixtures.decode("rgb.png").bitmap
+        let alphas = stride(from: 3, to: bitmap.pixels.count, by: 4).map { bitmap.pixels[$0] }
+        #expect(alphas.allSatisfy { $0 == 255 })
+    }
+
+    @Test(arguments: [2, 5, 200])
+    func paletteIndicesBecomeTheirColoursAtEveryPixel(colours: Int) throws {
+        // Given a palette PNG 13 pixels wide: at 1, 4 and 8 bits a pixel, rows that do not end on a byte boundary
+        let palette = (0..<colours).map { (i: Int) -> PNGEncoder.Color in
+            PNGEncoder.Color(r: UInt8(i), g: UInt8(255 - i), b: UInt8(i * 7 % 256))
+        }
+        let width = 13, height = 7
+        let indices = (0..<(width * height)).map { (i: Int) -> UInt8 in UInt8((i * 31 + i / width) % colours) }
+        let png = try PNGEncoder.indexed(width: width, height: height, palette: palette, indices: indices)
+
+        // When it is decoded
+        let bitmap = try ImageDecoder.decode(png).bitmap
+
+        // Then every pixel is its index's colour, opaque
+        #expect(bitmap.width == width && bitmap.height == height)
+        let wrong = (0..<(width * height)).filter { i in
+            let want = palette[Int(indices[i])]
+            return bitmap[i % width, i / width] != RGBA(r: want.r, g: want.g, b: want.b)
+        }
+        #expect(wrong.isEmpty, "pixels \(wrong.prefix(5)) differ")
+    }
+
     @Test func decodesGrey() throws {
         expectCells(try Fixtures.decode("grey.png").bitmap, Fixtures.greys.asGreyCells, tolerance: 0)
     }
