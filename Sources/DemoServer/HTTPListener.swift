@@ -172,6 +172,9 @@ final class HTTPListener: Sendable {
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return nil }
             pending.append(contentsOf: chunk[..<count])
+            // A request starts with a method in capitals; anything else (a TLS hello to this plain-HTTP server)
+            // is closed at once rather than waited on.
+            guard let first = pending.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return nil }
         }
         let head = String(decoding: pending[..<end], as: UTF8.self)
         pending.removeFirst(end + 4)

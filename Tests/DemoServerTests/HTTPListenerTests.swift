@@ -31,6 +31,19 @@ import Testing
                 "\(String(describing: error))")
     }
 
+    @Test func somethingThatIsNotHTTPIsClosedAtOnce() async throws {
+        let listener = try HTTPListener(port: 0) { _ in
+            HTTPListener.Response(status: 204, reason: "No Content", headers: [], body: [], breaksAfter: nil)
+        }
+        defer { listener.stop() }
+        // A TLS hello is not an HTTP request: it ends in a TLS failure, not in the 15 s time limit.
+        let error = await #expect(throws: HTTPFailure.self) {
+            try await HTTPClient().get(HTTPGet(url: URL(string: "https://127.0.0.1:\(listener.port)/")!,
+                                               timeout: .seconds(15)))
+        }
+        #expect(error?.description.contains("TLS") == true, "\(String(describing: error))")
+    }
+
     @Test func stoppingEndsTheWait() async throws {
         let listener = try HTTPListener(port: 0) { _ in
             HTTPListener.Response(status: 204, reason: "No Content", headers: [], body: [], breaksAfter: nil)
