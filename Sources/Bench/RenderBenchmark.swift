@@ -2,9 +2,7 @@ import Cells
 import Codecs
 import DemoServer
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Pixels
 import TestSupport
 import TextArt
@@ -295,11 +293,8 @@ enum RenderBench {
     static func placeholderPNG() async -> [UInt8]? {
         try? await withDemoServer { server in
             let url = URL(string: server.baseURL.absoluteString + "/placeholder/150/92c952/1")!
-            let session = URLSession(configuration: .ephemeral)
-            defer { session.finishTasksAndInvalidate() }
-            let (body, response) = try await session.data(from: url)
-            guard (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
-            return [UInt8](body)
+            let reply = try await HTTPClient.shared.get(HTTPGet(url: url))
+            return reply.status == 200 ? reply.body : nil
         }
     }
 
