@@ -58,26 +58,28 @@ enum BlockRenderer {
             }
         }
         var buffer = CellBuffer(width: columns, height: rows)
-        let sw = symbols.columns, sh = symbols.rows, n = symbols.pixelCount
+        let sw = symbols.columns, sh = symbols.rows, bands = symbols.bandCount
         let sums = symbols.drawableSums
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: n + sums.stepCount) { scratch in
-            let cellVotes = scratch.baseAddress!, maskSums = cellVotes + n
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: bands + sums.stepCount) { scratch in
+            let cellVotes = scratch.baseAddress!, maskSums = cellVotes + bands
             vote.withUnsafeBufferPointer { vote in
-                for cy in 0..<rows {
-                    for cx in 0..<columns {
-                        var mask = 0
-                        for sy in 0..<sh {
-                            let row = vote.baseAddress! + (cy * sh + sy) * w + cx * sw
-                            for sx in 0..<sw {
-                                let v = row[sx]
-                                cellVotes[sy * sw + sx] = v
-                                if v > 0 { mask |= 1 << (sy * sw + sx) }
+                symbols.bandRowOfRow.withUnsafeBufferPointer { bandRow in
+                    for cy in 0..<rows {
+                        for cx in 0..<columns {
+                            cellVotes.update(repeating: 0, count: bands)
+                            for sy in 0..<sh {
+                                let row = vote.baseAddress! + (cy * sh + sy) * w + cx * sw
+                                let band = bandRow[sy] * sw
+                                for sx in 0..<sw { cellVotes[band + sx] += row[sx] }
                             }
+                            var mask = 0
+                            if symbols.isComplete {
+                                for i in 0..<bands where cellVotes[i] > 0 { mask |= 1 << i }
+                            } else {
+                                mask = bestDrawable(votes: cellVotes, symbols, sums: maskSums)
+                            }
+                            buffer[cx, cy] = Cell(symbols.glyphs[mask]!)
                         }
-                        if !symbols.isComplete {
-                            mask = bestDrawable(votes: cellVotes, symbols, sums: maskSums)
-                        }
-                        buffer[cx, cy] = Cell(symbols.glyphs[mask]!)
                     }
                 }
             }
@@ -85,7 +87,7 @@ enum BlockRenderer {
         return buffer
     }
 
-    /// The drawable mask whose lit pixels want most to be lit (the first of equals).
+    /// The drawable mask whose lit bands want most to be lit (the first of equals).
     static func bestDrawable(votes: UnsafePointer<Float>, _ symbols: BlockSymbols,
                              sums: UnsafeMutablePointer<Float>) -> Int {
         symbols.drawableSums.evaluate(votes, into: sums)
@@ -107,7 +109,7 @@ enum BlockRenderer {
     static func renderColor(_ image: LinearImage, columns: Int, rows: Int, symbols: BlockSymbols,
                             options: TextArtOptions) -> CellBuffer {
         let palette = TerminalPalette.forDepth(options.color)
-        let n = symbols.pixelCount
+        let n = symbols.pixelCount, bands = symbols.bandCount
         let sw = symbols.columns, sh = symbols.rows
         let w = image.width, h = image.height
         let diffusing = palette != nil && options.dither == .fs
@@ -117,54 +119,66 @@ enum BlockRenderer {
         var error = [SIMD3<Float>](repeating: .zero, count: diffusing ? w * h : 0)
         var buffer = CellBuffer(width: columns, height: rows)
         let gammaOfLinear = ColorSpace.gammaOfLinear
+        let bandSizes = (0..<bands).map { Float(symbols.bandHeights[$0 / sw]) }
 
-        withUnsafeTemporaryAllocation(of: SIMD3<Float>.self, capacity: 2 * n + symbols.splitSums.stepCount) { scratch in
-            // The cell's pixels: linear colour (for means) and gamma-encoded colour (for judging a split).
-            let lin = scratch.baseAddress!, sel = lin + n, sums = sel + n
+        withUnsafeTemporaryAllocation(of: SIMD3<Float>.self, capacity: n + 2 * bands + symbols.splitSums.stepCount) {
+            scratch in
+            // The cell's pixels in linear light; each band's sum of them; and each band's colour as judged, weighted
+            // by its size.
+            let pixels = scratch.baseAddress!, lin = pixels + n, sel = lin + bands, sums = sel + bands
             image.withPlanes { r, g, b in
                 gammaOfLinear.withUnsafeBufferPointer { gamma in
-                    for cy in 0..<rows {
-                        for cx in 0..<columns {
-                            for sy in 0..<sh {
-                                for sx in 0..<sw {
-                                    let gx = cx * sw + sx, gy = cy * sh + sy, gi = gy * w + gx
-                                    var c = SIMD3(r[gi], g[gi], b[gi])
-                                    if diffusing { c = c + error[gi] }
-                                    c = c.clamped(lowerBound: .zero, upperBound: .one)
-                                    var s = SIMD3(gamma[ColorSpace.step(c.x)], gamma[ColorSpace.step(c.y)],
-                                                  gamma[ColorSpace.step(c.z)])
-                                    if ordered {
-                                        s = s + SIMD3(repeating: (Dithering.threshold(x: gx, y: gy) - 0.5) * amplitude)
-                                        s = s.clamped(lowerBound: .zero, upperBound: .one)
-                                        c = SIMD3(ColorSpace.decode(s.x), ColorSpace.decode(s.y),
-                                                  ColorSpace.decode(s.z))
-                                    }
-                                    lin[sy * sw + sx] = c
-                                    sel[sy * sw + sx] = s
-                                }
-                            }
-                            var choice = bestSplit(sel: sel, lin: lin, count: n, symbols: symbols, sums: sums,
-                                                   palette: palette)
-                            if isBraille, choice.mask.nonzeroBitCount * 2 > n {
-                                // Dots are small: let the background carry the colour most of the cell has.
-                                choice = Split(mask: ~choice.mask & ((1 << n) - 1), fg: choice.bg, bg: choice.fg)
-                            }
-                            let bg = cellColor(choice.bg, palette: palette)
-                            let fg = cellColor(choice.fg, palette: palette)
-                            if choice.mask == 0 || fg == bg {
-                                buffer[cx, cy] = Cell(" ", foreground: bg, background: bg)
-                            } else {
-                                buffer[cx, cy] = Cell(symbols.glyphs[choice.mask]!, foreground: fg, background: bg)
-                            }
-
-                            if diffusing, let palette {
+                    symbols.bandRowOfRow.withUnsafeBufferPointer { bandRow in
+                        for cy in 0..<rows {
+                            for cx in 0..<columns {
+                                lin.update(repeating: .zero, count: bands)
                                 for sy in 0..<sh {
+                                    let band = bandRow[sy] * sw
                                     for sx in 0..<sw {
-                                        let i = sy * sw + sx
-                                        let shown = choice.mask & (1 << i) != 0 ? choice.fg : choice.bg
-                                        let e = lin[i] - palette.linear[shown.entry]
-                                        diffuse(e, x: cx * sw + sx, y: cy * sh + sy, cellWidth: sw, cellHeight: sh,
-                                                width: w, height: h, into: &error)
+                                        let gx = cx * sw + sx, gy = cy * sh + sy, gi = gy * w + gx
+                                        var c = SIMD3(r[gi], g[gi], b[gi])
+                                        if diffusing { c = c + error[gi] }
+                                        c = c.clamped(lowerBound: .zero, upperBound: .one)
+                                        if ordered {
+                                            var s = SIMD3(gamma[ColorSpace.step(c.x)], gamma[ColorSpace.step(c.y)],
+                                                          gamma[ColorSpace.step(c.z)])
+                                            s += SIMD3(repeating: (Dithering.threshold(x: gx, y: gy) - 0.5)
+                                                       * amplitude)
+                                            s = s.clamped(lowerBound: .zero, upperBound: .one)
+                                            c = SIMD3(ColorSpace.decode(s.x), ColorSpace.decode(s.y),
+                                                      ColorSpace.decode(s.z))
+                                        }
+                                        pixels[sy * sw + sx] = c
+                                        lin[band + sx] += c
+                                    }
+                                }
+                                for i in 0..<bands {
+                                    let size = bandSizes[i]
+                                    sel[i] = judged(lin[i] / size, gamma: gamma) * size
+                                }
+                                var choice = bestSplit(sel: sel, lin: lin, symbols: symbols, sums: sums,
+                                                       palette: palette)
+                                if isBraille, choice.mask.nonzeroBitCount * 2 > n {
+                                    // Dots are small: let the background carry the colour most of the cell has.
+                                    choice = Split(mask: ~choice.mask & ((1 << n) - 1), fg: choice.bg, bg: choice.fg)
+                                }
+                                let bg = cellColor(choice.bg, palette: palette)
+                                let fg = cellColor(choice.fg, palette: palette)
+                                if choice.mask == 0 || fg == bg {
+                                    buffer[cx, cy] = Cell(" ", foreground: bg, background: bg)
+                                } else {
+                                    buffer[cx, cy] = Cell(symbols.glyphs[choice.mask]!, foreground: fg, background: bg)
+                                }
+
+                                if diffusing, let palette {
+                                    for sy in 0..<sh {
+                                        for sx in 0..<sw {
+                                            let band = bandRow[sy] * sw + sx
+                                            let shown = choice.mask & (1 << band) != 0 ? choice.fg : choice.bg
+                                            let e = pixels[sy * sw + sx] - palette.linear[shown.entry]
+                                            diffuse(e, x: cx * sw + sx, y: cy * sh + sy, cellWidth: sw,
+                                                    cellHeight: sh, width: w, height: h, into: &error)
+                                        }
                                     }
                                 }
                             }
@@ -175,6 +189,22 @@ enum BlockRenderer {
         }
         return buffer
     }
+
+    /// A linear colour where a split's fit is judged: lightness (L*) first, and the gamma-encoded red-green and
+    /// yellow-blue differences at a fifth of its weight.
+    ///
+    /// Shapes are seen in lightness: a split along a lightness edge shows the picture's structure, one along an edge
+    /// of hue alone much less of it. Keeping some weight on hue still splits a red flower from green leaves of the
+    /// same lightness. (Against judging in gamma-encoded RGB this raised the quality tool's score by 0.002 at
+    /// 40x20; full weight on hue (OKLab-like) by half that, none at all by a little more.)
+    @inline(__always)
+    static func judged(_ c: SIMD3<Float>, gamma: UnsafeBufferPointer<Float>) -> SIMD3<Float> {
+        let g = SIMD3(gamma[ColorSpace.step(c.x)], gamma[ColorSpace.step(c.y)], gamma[ColorSpace.step(c.z)])
+        let l = ColorSpace.lightness(luminance: ColorSpace.luminance(c.x, c.y, c.z))
+        return SIMD3(l, hueWeight * (g.x - g.y), hueWeight * 0.5 * (g.x + g.y - 2 * g.z))
+    }
+
+    static let hueWeight: Float = 0.2
 
     /// A colour a split chose: a palette entry, or an exact linear colour for truecolor.
     struct Shade: Equatable {
@@ -194,21 +224,24 @@ enum BlockRenderer {
                     ColorSpace.byte(linear: shade.linear.z))
     }
 
-    /// The split of a cell's pixels (mask: the foreground's pixels) whose two colours fit best.
+    /// The split of a cell's bands (mask: the foreground's bands) whose two colours fit best.
     ///
-    /// A split's fit is judged in gamma-encoded colour, where equal steps look about equally different; its colours
-    /// are the means in linear light, which is how a terminal's pixels mix when seen from afar, snapped to the
-    /// palette if there is one. (Judging the best few splits again after snapping them scored worse: it favours
-    /// flat cells.)
-    static func bestSplit(sel: UnsafePointer<SIMD3<Float>>, lin: UnsafePointer<SIMD3<Float>>, count n: Int,
+    /// `sel` holds each band's colour as judged times its size, `lin` each band's sum in linear light. A split's fit
+    /// is judged on the bands' mean colours, each converted as a whole: that is how the eye (and the quality tool's
+    /// coarser scales) sees a band from afar. Its colours are the means in linear light, which is how a terminal's
+    /// pixels mix, snapped to the palette if there is one. (Judging the best few splits again after snapping them
+    /// scored worse: it favours flat cells.)
+    static func bestSplit(sel: UnsafePointer<SIMD3<Float>>, lin: UnsafePointer<SIMD3<Float>>,
                           symbols: BlockSymbols, sums: UnsafeMutablePointer<SIMD3<Float>>,
                           palette: TerminalPalette?) -> Split {
+        let bands = symbols.bandCount
         var total = SIMD3<Float>.zero
-        for i in 0..<n { total += sel[i] }
+        for i in 0..<bands { total += sel[i] }
+        let pixels = Float(symbols.pixelCount)
         // Every split's foreground sum at once; the sum of squares is the same for every split, so this is all that
         // differs between their errors.
         symbols.splitSums.evaluate(sel, into: sums)
-        var bestMask = 0
+        var best = 0
         var bestScore = -Float.infinity
         symbols.splits.withUnsafeBufferPointer { splits in
             symbols.splitSizes.withUnsafeBufferPointer { sizes in
@@ -216,34 +249,37 @@ enum BlockRenderer {
                     for j in 0..<splits.count {
                         let score: Float
                         if sizes[j].x == 0 {
-                            score = (total * total).sum() / Float(n)
+                            score = (total * total).sum() / pixels
                         } else {
                             let f = sums[step[j]]
                             let b = total - f
                             score = (f * f).sum() / sizes[j].x + (b * b).sum() / sizes[j].y
                         }
-                        if score > bestScore { bestScore = score; bestMask = splits[j] }
+                        if score > bestScore { bestScore = score; best = j }
                     }
                 }
             }
         }
-        let (f, b) = means(lin, count: n, mask: bestMask)
+        let mask = symbols.splits[best]
+        let (f, b) = means(lin, bands: bands, mask: mask, sizes: symbols.splitSizes[best])
         guard let palette else {
-            return Split(mask: bestMask, fg: Shade(entry: 0, linear: f), bg: Shade(entry: 0, linear: b))
+            return Split(mask: mask, fg: Shade(entry: 0, linear: f), bg: Shade(entry: 0, linear: b))
         }
         let fe = palette.nearest(linear: f), be = palette.nearest(linear: b)
-        return Split(mask: bestMask, fg: Shade(entry: fe, linear: palette.linear[fe]),
+        return Split(mask: mask, fg: Shade(entry: fe, linear: palette.linear[fe]),
                      bg: Shade(entry: be, linear: palette.linear[be]))
     }
 
-    /// The linear mean of the pixels in `mask` and of the others.
-    static func means(_ lin: UnsafePointer<SIMD3<Float>>, count: Int, mask: Int) -> (SIMD3<Float>, SIMD3<Float>) {
+    /// The linear mean of the bands in `mask` and of the others, from the bands' sums and the two sides' sizes.
+    static func means(_ lin: UnsafePointer<SIMD3<Float>>, bands: Int, mask: Int, sizes: SIMD2<Float>)
+        -> (SIMD3<Float>, SIMD3<Float>) {
         var f = SIMD3<Float>.zero, b = SIMD3<Float>.zero
-        var nf: Float = 0, nb: Float = 0
-        for i in 0..<count {
-            if mask & (1 << i) != 0 { f += lin[i]; nf += 1 } else { b += lin[i]; nb += 1 }
+        for i in 0..<bands {
+            if mask & (1 << i) != 0 { f += lin[i] } else { b += lin[i] }
         }
-        return (nf > 0 ? f / nf : b / nb, nb > 0 ? b / nb : f / nf)
+        if sizes.x == 0 { return (b / sizes.y, b / sizes.y) }
+        if sizes.y == 0 { return (f / sizes.x, f / sizes.x) }
+        return (f / sizes.x, b / sizes.y)
     }
 
     /// Floyd–Steinberg at cell granularity: a pixel's error goes to its neighbours in cells not yet drawn, the
