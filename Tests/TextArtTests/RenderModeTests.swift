@@ -314,7 +314,7 @@ let red = RGBA(r: 255, g: 0, b: 0)
 
     @Test func sourcePixelSizeIsTwiceEachModesDetailGrid() {
         let detailPixels: [RenderMode: (Int, Int)] = [
-            .ascii: (1, 1), .shapes: (2, 4), .blocks: (1, 2), .quadrants: (2, 2), .sextants: (2, 12), .braille: (2, 4),
+            .ascii: (1, 1), .shapes: (2, 4), .blocks: (1, 2), .quadrants: (2, 2), .sextants: (2, 6), .braille: (2, 4),
         ]
         for (mode, size) in detailPixels {
             #expect(TextArtRenderer.detailPixels(mode) == size, "\(mode)")
