@@ -21,7 +21,7 @@ public enum TextArtRenderer {
             return GlyphRenderer.render(image, columns: columns, rows: rows, shapes: true, options: options)
         case .blocks, .quadrants, .sextants, .braille:
             if options.mode == .sextants {
-                image = Sharpening.unsharp(image, amount: sharpening, cellColumns: sw, cellRows: sh)
+                Sharpening.unsharp(&image, amount: sharpening, cellColumns: sw, cellRows: sh)
             }
             return BlockRenderer.render(image, columns: columns, rows: rows,
                                         symbols: BlockSymbols.forMode(options.mode)!, options: options)
@@ -50,7 +50,7 @@ public enum TextArtRenderer {
     /// bright details (stars in a deep-field photo) that a decode at just the working size blurs away; it raised
     /// the quality tool's score of JPEGs by up to 0.05 and left other images unchanged.
     public static func sourcePixelSize(columns: Int, rows: Int, mode: RenderMode) -> (width: Int, height: Int) {
-        let (sw, sh) = detailPixels(mode)
+        let (sw, sh) = cellPixels(mode)
         return (max(0, columns) * sw * decodeHeadroom, max(0, rows) * sh * decodeHeadroom)
     }
 
@@ -62,21 +62,13 @@ public enum TextArtRenderer {
     /// are coarser than the blur's reach, scored up to 0.004 lower with it.)
     static let sharpening: Float = 0.3
 
-    /// Pixels across and down one cell that the decoded picture should resolve for a mode: its sampling grid, except
-    /// that sextants, whose bars of eighths want a finer grid, still ask the decoder for thirds: 6 rows a cell.
-    /// (Asking for 12 raised the quality tool's score by 0.002 at 40x20 but made a wide JPEG decode at 1/4 instead
-    /// of 1/8: 3 ms more, over the budget.)
-    static func detailPixels(_ mode: RenderMode) -> (Int, Int) {
-        mode == .sextants ? (2, 6) : cellPixels(mode)
-    }
-
     /// Pixels across and down one cell that a mode samples the picture on.
     static func cellPixels(_ mode: RenderMode) -> (Int, Int) {
         switch mode {
         case .ascii: (1, 1)
         case .shapes: (GlyphSet.columns, GlyphSet.rows)
         case .blocks, .quadrants, .sextants, .braille:
-            (BlockSymbols.forMode(mode)!.columns, BlockSymbols.forMode(mode)!.rows)
+            (BlockSymbols.forMode(mode)!.columns, BlockSymbols.forMode(mode)!.sampleRows)
         }
     }
 }

@@ -51,8 +51,7 @@ let red = RGBA(r: 255, g: 0, b: 0)
     }
 
     @Test func sextantsDrawTheTopThird() {
-        // 24 rows: the mode's own grid, so the picture's edge is not smeared by stretching it.
-        let picture = bitmap(width: 2, height: 24) { _, y in y < 8 ? white : black }
+        let picture = bitmap(width: 2, height: 6) { _, y in y < 2 ? white : black }
         let mono = TextArtRenderer.render(picture, columns: 1, rows: 1,
                                           options: TextArtOptions(mode: .sextants, color: .none))
         #expect(mono[0, 0] == Cell("\u{1FB02}"))  // 🬂 upper third
@@ -63,24 +62,41 @@ let red = RGBA(r: 255, g: 0, b: 0)
 
     @Test func sextantModeAlsoDrawsHalfBlocks() {
         // A top half is no sextant (thirds); the mode falls back to the half block that fits exactly.
-        let picture = bitmap(width: 2, height: 24) { _, y in y < 12 ? white : black }
+        let picture = bitmap(width: 2, height: 6) { _, y in y < 3 ? white : black }
         let cell = TextArtRenderer.render(picture, columns: 1, rows: 1,
                                           options: TextArtOptions(mode: .sextants, color: .truecolor))[0, 0]
         #expect(cell == Cell("▀", foreground: .rgb(255, 255, 255), background: .rgb(0, 0, 0)))
     }
 
-    @Test func sextantModeAlsoDrawsBarsOfEighths() {
-        // A bottom quarter is neither thirds nor halves: the lower quarter block fits it exactly.
-        let picture = bitmap(width: 2, height: 24) { _, y in y >= 18 ? white : black }
-        let cell = TextArtRenderer.render(picture, columns: 1, rows: 1,
-                                          options: TextArtOptions(mode: .sextants, color: .truecolor))[0, 0]
-        #expect(cell == Cell("▂", foreground: .rgb(255, 255, 255), background: .rgb(0, 0, 0)))
+    @Test func sextantBandsFallOnThirdsAndHalves() {
+        // Edges at 2, 3 and 4 of 6 rows: the cell is judged on 4 bands of rows, 8 bands in all.
+        #expect(BlockSymbols.sextants.bandHeights == [2, 1, 1, 2])
+        #expect(BlockSymbols.sextants.bandCount == 8)
+        #expect(BlockSymbols.quadrants.bandHeights == [1, 1])
     }
 
-    @Test func sextantBandsFallOnThirdsAndEighths() {
-        // Edges at 3, 6, 8, 9, 12, 15, 16, 18, 21 of 24 rows.
-        #expect(BlockSymbols.sextants.bandHeights == [3, 3, 2, 1, 3, 3, 1, 2, 3, 3])
-        #expect(BlockSymbols.quadrants.bandHeights == [1, 1])
+    @Test func sampleRowsCoarserThanTheGlyphsShareTheirBands() {
+        // Glyph edges at thirds of 6 rows, sampled on 2 rows: the middle band gets half of each sample row.
+        let thirds = BlockSymbols(columns: 1, rows: 6, sampleRows: 2, glyphs: [0: " ", 0b11: "a", 0b1100: "b"])
+        #expect(thirds.bandHeights == [2, 2, 2])
+        #expect(thirds.shareStart == [0, 2, 4])
+        #expect(thirds.shareBand == [0, 1, 1, 2])
+        #expect(thirds.shareWeight.map { ($0 * 3).rounded() } == [2, 1, 1, 2])
+        #expect(thirds.bandSizes.map { ($0 * 3).rounded() } == [2, 2, 2])
+    }
+
+    @Test func subsetSumsMatchPlainSums() {
+        let symbols = BlockSymbols.sextants
+        let values = (0..<symbols.bandCount).map { Float($0 * $0 + 1) }
+        let sums = symbols.splitSums
+        var buffer = values + [Float](repeating: 0, count: sums.slotCount - values.count)
+        buffer.withUnsafeMutableBufferPointer { sums.evaluate($0.baseAddress!) }
+        for (mask, slot) in zip(symbols.splits, sums.slot) {
+            let plain = values.indices.reduce(Float(0)) { mask & (1 << $1) != 0 ? $0 + values[$1] : $0 }
+            #expect((slot < 0 ? 0 : buffer[slot]) == plain, "mask \(mask)")
+        }
+        // About one addition a split, not one a band.
+        #expect(sums.left.count <= symbols.splits.count + symbols.bandCount)
     }
 
     @Test func sextantGlyphsAreTheUnicodeOnes() {
@@ -312,12 +328,12 @@ let red = RGBA(r: 255, g: 0, b: 0)
         #expect(fit.columns == 0 && fit.rows == 0)
     }
 
-    @Test func sourcePixelSizeIsTwiceEachModesDetailGrid() {
-        let detailPixels: [RenderMode: (Int, Int)] = [
+    @Test func sourcePixelSizeIsTwiceEachModesPixelGrid() {
+        let cellPixels: [RenderMode: (Int, Int)] = [
             .ascii: (1, 1), .shapes: (2, 4), .blocks: (1, 2), .quadrants: (2, 2), .sextants: (2, 6), .braille: (2, 4),
         ]
-        for (mode, size) in detailPixels {
-            #expect(TextArtRenderer.detailPixels(mode) == size, "\(mode)")
+        for (mode, size) in cellPixels {
+            #expect(TextArtRenderer.cellPixels(mode) == size, "\(mode)")
             let s = TextArtRenderer.sourcePixelSize(columns: 40, rows: 20, mode: mode)
             #expect(s.width == 40 * size.0 * 2 && s.height == 20 * size.1 * 2, "\(mode)")
         }
