@@ -1,58 +1,67 @@
-/// Sums of a cell's pixel values over many masks at once: each mask's sum is the sum of the mask without its highest
-/// pixel plus that pixel, so every mask costs one addition instead of one a pixel.
+/// Sums of a cell's band values over many masks at once, each mask's sum one addition of two sums already made.
 ///
-/// The additions happen in the order of adding a mask's pixels one by one from the lowest, so the sums are the same
-/// to the bit as that plain loop's (and the glyphs chosen from them too).
+/// The values and the sums share one buffer: the caller writes the `valueCount` values at its start, `evaluate`
+/// fills the rest, and `slot` says where each mask's sum is. A mask's sum is the sum of the largest mask already
+/// summed inside it plus the sum of what is left (made first if need be), so a glyph set whose masks are unions
+/// of a few groups of bands (a sextant's pixel is three or four bands) costs about one addition a mask, not one a
+/// band. The order of the additions is fixed when the set is built, so the sums are the same from run to run.
 struct SubsetSums: Sendable {
-    /// For each step after the first (the empty mask), the step holding its mask less the highest pixel...
-    let parent: [Int]
-    /// ...and that pixel.
-    let pixel: [Int]
-    /// For each mask asked for, in the order given, the step holding its sum.
-    let step: [Int]
+    /// How many values the buffer starts with.
+    let valueCount: Int
+    /// For each sum after the values, the two slots it adds.
+    let left: [Int32]
+    let right: [Int32]
+    /// For each mask asked for, in the order given, the slot holding its sum; -1 for the empty mask.
+    let slot: [Int]
 
-    var stepCount: Int { parent.count }
+    /// Slots in the buffer: the values, then the sums.
+    var slotCount: Int { valueCount + left.count }
 
-    init(masks: [Int]) {
-        var needed = Set<Int>()
-        for mask in masks {
-            var m = mask
-            while m != 0 {
-                needed.insert(m)
-                m &= ~Self.highestBit(m)
+    init(masks: [Int], valueCount: Int) {
+        self.valueCount = valueCount
+        var known: [(mask: Int, slot: Int)] = (0..<valueCount).map { (1 << $0, $0) }
+        var slotOfMask: [Int: Int] = Dictionary(uniqueKeysWithValues: known.map { ($0.mask, $0.slot) })
+        var left: [Int32] = [], right: [Int32] = []
+        func make(_ mask: Int) -> Int {
+            if let slot = slotOfMask[mask] { return slot }
+            // The largest mask summed already that lies inside this one (the first of equals: a fixed order).
+            var part = 0, bits = 0
+            for entry in known where entry.mask & mask == entry.mask && entry.mask != mask {
+                let count = entry.mask.nonzeroBitCount
+                if count > bits { part = entry.mask; bits = count }
             }
+            let a = slotOfMask[part]!, b = make(mask & ~part)
+            left.append(Int32(a)); right.append(Int32(b))
+            let slot = valueCount + left.count - 1
+            known.append((mask, slot))
+            slotOfMask[mask] = slot
+            return slot
         }
-        var index: [Int: Int] = [0: 0]
-        var parent = [0], pixel = [0]
-        // Ascending: a mask's parent is smaller than the mask, so its step exists already.
-        for mask in needed.sorted() {
-            let high = Self.highestBit(mask)
-            parent.append(index[mask & ~high]!)
-            pixel.append(high.trailingZeroBitCount)
-            index[mask] = parent.count - 1
-        }
-        self.parent = parent
-        self.pixel = pixel
-        step = masks.map { index[$0]! }
+        // Small masks first, so larger ones find them inside.
+        let order = masks.filter { $0 != 0 }.sorted { ($0.nonzeroBitCount, $0) < ($1.nonzeroBitCount, $1) }
+        for mask in order { _ = make(mask) }
+        self.left = left
+        self.right = right
+        slot = masks.map { $0 == 0 ? -1 : slotOfMask[$0]! }
     }
 
-    private static func highestBit(_ m: Int) -> Int { 1 << (Int.bitWidth - 1 - m.leadingZeroBitCount) }
-
-    /// Fills `sums` (`stepCount` entries) with the sum of `values` over each step's mask.
+    /// Fills the sums in `buffer` (`slotCount` entries, the values already at its start).
     @inline(__always)
-    func evaluate<Value: PixelSum>(_ values: UnsafePointer<Value>, into sums: UnsafeMutablePointer<Value>) {
-        parent.withUnsafeBufferPointer { parent in
-            pixel.withUnsafeBufferPointer { pixel in
-                sums[0] = .zero
-                for i in 1..<parent.count { sums[i] = sums[parent[i]] + values[pixel[i]] }
+    func evaluate<Value: PixelSum>(_ buffer: UnsafeMutablePointer<Value>) {
+        left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                var out = buffer + valueCount
+                for i in 0..<left.count {
+                    out.pointee = buffer[Int(left[i])] + buffer[Int(right[i])]
+                    out += 1
+                }
             }
         }
     }
 }
 
-/// What `SubsetSums` adds: a pixel's scalar (a vote) or its colour.
+/// What `SubsetSums` adds: a band's scalar (a vote) or its colour.
 protocol PixelSum {
-    static var zero: Self { get }
     static func + (a: Self, b: Self) -> Self
 }
 

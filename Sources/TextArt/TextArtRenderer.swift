@@ -12,7 +12,7 @@ public enum TextArtRenderer {
         -> CellBuffer {
         guard columns > 0, rows > 0 else { return CellBuffer(width: columns, height: rows) }
         let (sw, sh) = cellPixels(options.mode)
-        let image = LinearImage(resampling: bitmap, width: columns * sw, height: rows * sh,
+        var image = LinearImage(resampling: bitmap, width: columns * sw, height: rows * sh,
                                 background: options.background)
         switch options.mode {
         case .ascii:
@@ -20,6 +20,9 @@ public enum TextArtRenderer {
         case .shapes:
             return GlyphRenderer.render(image, columns: columns, rows: rows, shapes: true, options: options)
         case .blocks, .quadrants, .sextants, .braille:
+            if options.mode == .sextants {
+                Sharpening.unsharp(&image, amount: sharpening, cellColumns: sw, cellRows: sh)
+            }
             return BlockRenderer.render(image, columns: columns, rows: rows,
                                         symbols: BlockSymbols.forMode(options.mode)!, options: options)
         }
@@ -53,13 +56,19 @@ public enum TextArtRenderer {
 
     static let decodeHeadroom = 2
 
-    /// Pixels across and down one cell for a mode.
+    /// How much sextant mode sharpens the sampled picture before fitting glyphs: two colours a cell lose some of each
+    /// cell's contrast, and a little more contrast at the scale of half a cell gives it back. (0.3 raised the quality
+    /// tool's score of truecolor sextants by 0.002, 0.6 lowered it; half blocks, quadrants and braille, whose pixels
+    /// are coarser than the blur's reach, scored up to 0.004 lower with it.)
+    static let sharpening: Float = 0.3
+
+    /// Pixels across and down one cell that a mode samples the picture on.
     static func cellPixels(_ mode: RenderMode) -> (Int, Int) {
         switch mode {
         case .ascii: (1, 1)
         case .shapes: (GlyphSet.columns, GlyphSet.rows)
         case .blocks, .quadrants, .sextants, .braille:
-            (BlockSymbols.forMode(mode)!.columns, BlockSymbols.forMode(mode)!.rows)
+            (BlockSymbols.forMode(mode)!.columns, BlockSymbols.forMode(mode)!.sampleRows)
         }
     }
 }

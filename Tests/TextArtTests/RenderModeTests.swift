@@ -68,6 +68,37 @@ let red = RGBA(r: 255, g: 0, b: 0)
         #expect(cell == Cell("▀", foreground: .rgb(255, 255, 255), background: .rgb(0, 0, 0)))
     }
 
+    @Test func sextantBandsFallOnThirdsAndHalves() {
+        // Edges at 2, 3 and 4 of 6 rows: the cell is judged on 4 bands of rows, 8 bands in all.
+        #expect(BlockSymbols.sextants.bandHeights == [2, 1, 1, 2])
+        #expect(BlockSymbols.sextants.bandCount == 8)
+        #expect(BlockSymbols.quadrants.bandHeights == [1, 1])
+    }
+
+    @Test func sampleRowsCoarserThanTheGlyphsShareTheirBands() {
+        // Glyph edges at thirds of 6 rows, sampled on 2 rows: the middle band gets half of each sample row.
+        let thirds = BlockSymbols(columns: 1, rows: 6, sampleRows: 2, glyphs: [0: " ", 0b11: "a", 0b1100: "b"])
+        #expect(thirds.bandHeights == [2, 2, 2])
+        #expect(thirds.shareStart == [0, 2, 4])
+        #expect(thirds.shareBand == [0, 1, 1, 2])
+        #expect(thirds.shareWeight.map { ($0 * 3).rounded() } == [2, 1, 1, 2])
+        #expect(thirds.bandSizes.map { ($0 * 3).rounded() } == [2, 2, 2])
+    }
+
+    @Test func subsetSumsMatchPlainSums() {
+        let symbols = BlockSymbols.sextants
+        let values = (0..<symbols.bandCount).map { Float($0 * $0 + 1) }
+        let sums = symbols.splitSums
+        var buffer = values + [Float](repeating: 0, count: sums.slotCount - values.count)
+        buffer.withUnsafeMutableBufferPointer { sums.evaluate($0.baseAddress!) }
+        for (mask, slot) in zip(symbols.splits, sums.slot) {
+            let plain = values.indices.reduce(Float(0)) { mask & (1 << $1) != 0 ? $0 + values[$1] : $0 }
+            #expect((slot < 0 ? 0 : buffer[slot]) == plain, "mask \(mask)")
+        }
+        // About one addition a split, not one a band.
+        #expect(sums.left.count <= symbols.splits.count + symbols.bandCount)
+    }
+
     @Test func sextantGlyphsAreTheUnicodeOnes() {
         let glyphs = BlockSymbols.sextantGlyphs
         #expect(glyphs[1] == "\u{1FB00}")
