@@ -168,10 +168,7 @@ final class HTTPListener: Sendable {
                 break
             }
             guard pending.count < 64 << 10 else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 16 << 10)
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
-            pending.append(contentsOf: chunk[..<count])
+            guard receive(from: connection, into: &pending) else { return nil }
             // A request starts with a method in capitals; anything else (a TLS hello to this plain-HTTP server)
             // is closed at once rather than waited on.
             guard let first = pending.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return nil }
@@ -204,12 +201,18 @@ final class HTTPListener: Sendable {
 
     private func skip(_ count: Int, on connection: Int32, pending: inout [UInt8]) -> Bool {
         while pending.count < count {
-            var chunk = [UInt8](repeating: 0, count: 16 << 10)
-            let read = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            guard read > 0 else { return false }
-            pending.append(contentsOf: chunk[..<read])
+            guard receive(from: connection, into: &pending) else { return false }
         }
         pending.removeFirst(count)
+        return true
+    }
+
+    /// Appends what the connection has to `pending`, up to 16 KB; false when it is closed or failed.
+    private func receive(from connection: Int32, into pending: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        pending.append(contentsOf: chunk[..<count])
         return true
     }
 
