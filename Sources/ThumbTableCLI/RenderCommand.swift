@@ -85,10 +85,12 @@ struct RenderCommand: AsyncParsableCommand {
 
     /// The colour depth the environment asks for, by the usual conventions.
     static func terminalColorDepth() -> ColorDepth {
-        let env = ProcessInfo.processInfo.environment
-        if let noColor = env["NO_COLOR"], !noColor.isEmpty { return .none }
-        if let colorTerm = env["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit" { return .truecolor }
-        if let term = env["TERM"], term.contains("256color") { return .palette256 }
+        // getenv, not ProcessInfo's environment: that builds a dictionary of every variable, which showed in the
+        // profile of a whole `render` run.
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        if let noColor = variable("NO_COLOR"), !noColor.isEmpty { return .none }
+        if let colorTerm = variable("COLORTERM"), colorTerm == "truecolor" || colorTerm == "24bit" { return .truecolor }
+        if let term = variable("TERM"), term.contains("256color") { return .palette256 }
         return TextArtOptions.default.color
     }
 
