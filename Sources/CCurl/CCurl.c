@@ -17,7 +17,6 @@ static struct {
     void (*slist_free_all)(struct curl_slist *);
     CURLM *(*multi_init)(void);
     CURLMcode (*multi_cleanup)(CURLM *);
-    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     CURLMcode (*multi_add_handle)(CURLM *, CURL *);
     CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
     CURLMcode (*multi_perform)(CURLM *, int *);
@@ -64,7 +63,6 @@ static void load(void) {
     RESOLVE(slist_free_all, "curl_slist_free_all");
     RESOLVE(multi_init, "curl_multi_init");
     RESOLVE(multi_cleanup, "curl_multi_cleanup");
-    RESOLVE(multi_setopt, "curl_multi_setopt");
     RESOLVE(multi_add_handle, "curl_multi_add_handle");
     RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
     RESOLVE(multi_perform, "curl_multi_perform");
@@ -119,10 +117,6 @@ CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
     return curl.easy_getinfo(easy, info, value);
 }
 
-CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **value) {
-    return curl.easy_getinfo(easy, info, value);
-}
-
 const char *ccurl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
 
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *string) {
@@ -133,10 +127,6 @@ void ccurl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); 
 
 CURLM *ccurl_multi_init(void) { return curl.multi_init(); }
 CURLMcode ccurl_multi_cleanup(CURLM *multi) { return curl.multi_cleanup(multi); }
-
-CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    return curl.multi_setopt(multi, option, value);
-}
 
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy) { return curl.multi_add_handle(multi, easy); }
 CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *easy) { return curl.multi_remove_handle(multi, easy); }

@@ -13,8 +13,9 @@ struct PageFetcher: Sendable {
 
     /// A body and the reply it came with; a status outside 200-299 is an error quoting the start of the body.
     func get(_ url: URL, accept: String = "application/json") async throws -> (body: Data, reply: HTTPReply) {
-        let request = HTTPGet(url: url, headers: [("Accept", accept), ("User-Agent", "ThumbTable")],
-                                  maxBytes: Self.maxBytes, timeout: .milliseconds(Int64(timeout * 1000)))
+        // The client names itself "ThumbTable" in the User-Agent.
+        let request = HTTPGet(url: url, headers: [("Accept", accept)], maxBytes: Self.maxBytes,
+                              timeout: .seconds(timeout))
         let reply: HTTPReply
         do {
             reply = try await HTTPClient.shared.get(request)

@@ -35,7 +35,7 @@ public final class DataLoader: DataLoading {
         -> LoadedData
     {
         let request = HTTPGet(url: url, headers: [("User-Agent", userAgent)], maxBytes: limits.maxBytes,
-                                  timeout: limits.timeout, maxRedirects: limits.maxRedirects, skipsErrorBodies: true)
+                              timeout: limits.timeout, maxRedirects: limits.maxRedirects, skipsErrorBodies: true)
         let reply: HTTPReply
         do {
             reply = try await client.get(request, received: received)

@@ -191,7 +191,7 @@ struct RenderSettings: Equatable, Sendable {
             throw ExitCode.failure
         }
         do {
-            let limits = LoadLimits(timeout: .milliseconds(Int64(timeout * 1000)))
+            let limits = LoadLimits(timeout: .seconds(timeout))
             return try await DataLoader().load(url, limits: limits) { _ in }.bytes
         } catch {
             RenderCommand.printError("cannot download \(input): \(error)")

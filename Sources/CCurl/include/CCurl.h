@@ -23,7 +23,6 @@ CURLcode ccurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value);
 CURLcode ccurl_easy_setopt_string(CURL *easy, CURLoption option, const char *value);
 CURLcode ccurl_easy_setopt_callback(CURL *easy, CURLoption option, curl_write_callback value);
 CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value);
-CURLcode ccurl_easy_getinfo_string(CURL *easy, CURLINFO info, char **value);
 const char *ccurl_easy_strerror(CURLcode code);
 
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *string);
@@ -31,7 +30,6 @@ void ccurl_slist_free_all(struct curl_slist *list);
 
 CURLM *ccurl_multi_init(void);
 CURLMcode ccurl_multi_cleanup(CURLM *multi);
-CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode ccurl_multi_add_handle(CURLM *multi, CURL *easy);
 CURLMcode ccurl_multi_remove_handle(CURLM *multi, CURL *easy);
 CURLMcode ccurl_multi_perform(CURLM *multi, int *running);
