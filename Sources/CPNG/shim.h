@@ -15,4 +15,9 @@ static inline png_uint_32 cpng_format_rgba_colormap(void) {
     return PNG_FORMAT_RGBA_COLORMAP;
 }
 
+/// `PNG_FORMAT_RGB` likewise.
+static inline png_uint_32 cpng_format_rgb(void) {
+    return PNG_FORMAT_RGB;
+}
+
 #endif

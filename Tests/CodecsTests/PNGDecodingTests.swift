@@ -1,4 +1,4 @@
-import Codecs
+@testable import Codecs
 import Pixels
 import Testing
 
@@ -37,6 +37,50 @@ import Testing
             return bitmap[i % width, i / width] != RGBA(r: want.r, g: want.g, b: want.b)
         }
         #expect(wrong.isEmpty, "pixels \(wrong.prefix(5)) differ")
+    }
+
+    @Test(arguments: [(1, 1), (2, 3), (13, 7)])
+    func opaqueGreyAndRGBRowsBecomeTheirPixelsAtEveryPixel(width: Int, height: Int) throws {
+        // Given 8-bit grey and RGB PNGs whose every pixel differs, at sizes that leave a remainder in any grouping
+        let count = width * height
+        let grey = (0..<count).map { (i: Int) -> UInt8 in UInt8((i * 37 + 11) % 256) }
+        let rgb = (0..<count).flatMap { (i: Int) -> [UInt8] in
+            [UInt8(i * 3 % 256), UInt8(255 - i % 256), UInt8(i * 91 % 256)]
+        }
+
+        // When they are decoded
+        let greyBitmap = try ImageDecoder.decode(Self.png(width: width, height: height, colourType: 0, samples: grey))
+            .bitmap
+        let rgbBitmap = try ImageDecoder.decode(Self.png(width: width, height: height, colourType: 2, samples: rgb))
+            .bitmap
+
+        // Then each pixel is its samples, opaque
+        let wrongGrey = (0..<count).filter {
+            greyBitmap[$0 % width, $0 / width] != RGBA(r: grey[$0], g: grey[$0], b: grey[$0])
+        }
+        let wrongRGB = (0..<count).filter {
+            rgbBitmap[$0 % width, $0 / width] != RGBA(r: rgb[3 * $0], g: rgb[3 * $0 + 1], b: rgb[3 * $0 + 2])
+        }
+        #expect(wrongGrey.isEmpty, "grey pixels \(wrongGrey.prefix(5)) differ")
+        #expect(wrongRGB.isEmpty, "RGB pixels \(wrongRGB.prefix(5)) differ")
+    }
+
+    /// An 8-bit PNG of colour type 0 (grey) or 2 (RGB) holding `samples`, rows unfiltered, stored uncompressed.
+    private static func png(width: Int, height: Int, colourType: UInt8, samples: [UInt8]) -> [UInt8] {
+        func bigEndian(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF),
+                                                UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(data.count) + body + bigEndian(Int(PNGEncoder.crc32(body)))
+        }
+        let rowBytes = samples.count / height
+        let raw: [UInt8] = (0..<height).flatMap { [0] + samples[($0 * rowBytes)..<(($0 + 1) * rowBytes)] }
+        let header: [UInt8] = bigEndian(width) + bigEndian(height) + [8, colourType, 0, 0, 0]
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += chunk("IHDR", header)
+        png += chunk("IDAT", PNGEncoder.zlibStored(raw))
+        png += chunk("IEND", [])
+        return png
     }
 
     @Test func decodesGrey() throws {
