@@ -16,21 +16,20 @@ struct GlyphSet: Sendable {
 
     init(_ characters: [Character]) {
         var glyphs: [Character] = [], coverage: [Float] = [], pattern: [Float] = [], lightness: [Float] = []
-        let fx = 8 / GlyphSet.columns, fy = 16 / GlyphSet.rows
+        let fx = GlyphSet.fineColumns / GlyphSet.columns, fy = GlyphSet.fineRows / GlyphSet.rows
         for character in characters {
-            guard let ascii = character.asciiValue, ascii >= 32, ascii < 127 else { continue }
-            let fine = GlyphSet.fineCoverage[Int(ascii) - 32]
-            var sum: Float = 0
-            for v in fine { sum += v }
-            let mean = sum / Float(fine.count)
+            guard let fine = GlyphSet.fineCoverage(of: character) else { continue }
+            let mean = GlyphSet.mean(fine)
             glyphs.append(character)
             coverage.append(mean)
             lightness.append(ColorSpace.lightness(mean))
             for py in 0..<GlyphSet.rows {
                 for px in 0..<GlyphSet.columns {
-                    var s: Float = 0
-                    for y in 0..<fy { for x in 0..<fx { s += fine[(py * fy + y) * 8 + px * fx + x] } }
-                    pattern.append(ColorSpace.lightness(s / Float(fx * fy)))
+                    var s = 0
+                    for y in 0..<fy {
+                        for x in 0..<fx { s += Int(fine[fine.startIndex + (py * fy + y) * 8 + px * fx + x]) }
+                    }
+                    pattern.append(ColorSpace.lightness(Float(s) / Float(255 * fx * fy)))
                 }
             }
         }
@@ -40,35 +39,31 @@ struct GlyphSet: Sendable {
         self.lightness = lightness
     }
 
-    /// 8x16 coverage (0...1) of each printable ASCII glyph, decoded from the generated table.
-    static let fineCoverage: [[Float]] = glyphCoverageHex.map { hex in
-        var values: [Float] = []
-        values.reserveCapacity(128)
-        var high: UInt8?
-        for unit in hex.utf8 {
-            let digit = unit <= 57 ? unit - 48 : unit - 87
-            if let h = high {
-                values.append(Float(h << 4 | digit) / 255)
-                high = nil
-            } else {
-                high = digit
-            }
-        }
-        return values
+    /// The size of the generated coverage table's cells.
+    static let fineColumns = 8
+    static let fineRows = 16
+
+    /// The 8x16 coverage (0...255, row-major) of a printable ASCII glyph, from the generated table; nil for any
+    /// other character.
+    static func fineCoverage(of glyph: Character) -> ArraySlice<UInt8>? {
+        guard let ascii = glyph.asciiValue, ascii >= 32, ascii < 127 else { return nil }
+        let size = fineColumns * fineRows, start = (Int(ascii) - 32) * size
+        return glyphCoverage[start..<(start + size)]
+    }
+
+    /// The fraction of its cell a glyph's coverage fills.
+    private static func mean(_ fine: ArraySlice<UInt8>) -> Float {
+        Float(fine.reduce(0) { $0 + Int($1) }) / Float(255 * fine.count)
     }
 
     /// The tone ramp: glyphs that read as an even texture rather than a shape, from empty to dense.
-    static let ramp = GlyphSet(Array(" .-':,;~\"^!*r+=<>?|lcivtxzsunoeyawhkdbqpXUGAE9O0&#8RBNWM@").sorted {
-        fineMean($0) < fineMean($1)
-    })
+    static let ramp = GlyphSet(" .-':,;~\"^!*r+=<>?|lcivtxzsunoeyawhkdbqpXUGAE9O0&#8RBNWM@"
+        .map { ($0, mean(fineCoverage(of: $0)!)) }
+        .sorted { $0.1 < $1.1 }
+        .map(\.0))
 
     /// Every printable ASCII glyph, for shape matching.
     static let all = GlyphSet((32..<127).map { Character(Unicode.Scalar(UInt8($0))) })
-
-    private static func fineMean(_ c: Character) -> Float {
-        let fine = fineCoverage[Int(c.asciiValue!) - 32]
-        return fine.reduce(0, +) / Float(fine.count)
-    }
 
     /// The index of the glyph whose lightness is nearest `l`.
     func nearest(lightness l: Float) -> Int {

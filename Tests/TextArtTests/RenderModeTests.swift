@@ -169,7 +169,7 @@ let red = RGBA(r: 255, g: 0, b: 0)
         let right = bitmap(width: 8, height: 16) { x, _ in x >= 4 ? white : black }
         let bottom = bitmap(width: 8, height: 16) { _, y in y >= 12 ? white : black }
         func sides(_ glyph: Character) -> (left: Float, right: Float, top: Float, bottom: Float) {
-            let fine = GlyphSet.fineCoverage[Int(glyph.asciiValue!) - 32]
+            let fine = Array(GlyphSet.fineCoverage(of: glyph)!).map(Float.init)
             var l: Float = 0, r: Float = 0, t: Float = 0, b: Float = 0
             for y in 0..<16 {
                 for x in 0..<8 {
