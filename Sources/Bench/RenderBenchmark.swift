@@ -80,32 +80,34 @@ func runRenderBenchmark() async {
         return
     }
     print("render: decode + fit + render, median of \(runs) runs (p90 in brackets; then the median thread CPU "
-          + "time), in process")
+          + "time), in process; a case's decode and variants run in turn, one run each a round")
     print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 photo PNG RGB \(png.count / 1024) KiB, "
           + "150x150 placeholder PNG (2-colour palette, stored) \(placeholder.count / 1024) KiB")
     for (name, bytes, columns, rows, budget) in cases where settings.includes(name, among: cases.map(\.0)) {
         print("  \(name) (budget \(budget) ms):")
         let box = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: TextArtOptions.default.mode)
         let target = RenderBench.plan(bytes, columns: columns, rows: rows, options: .default).target
-        let decodeOnly = RenderBench.measure(runs: runs) {
+        // The decode alone and every mode and depth, measured round by round (one run of each a round), so a
+        // change in the machine's speed during the case hits them all alike.
+        let variants = modes.flatMap { mode in chosenDepths.map { TextArtOptions(mode: mode, color: $0) } }
+        var bodies: [() -> Void] = [{
             _ = try? ImageDecoder.decode(bytes, options: DecodeOptions(targetSize: target, keepsAnimationFrames: false))
+        }]
+        bodies += variants.map { options in
+            { RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: options) }
         }
+        let stats = RenderBench.measureInterleaved(runs: runs, bodies)
+        let decodeOnly = stats[0]
         print("    decode alone (to cover \(target), the fitted grid's pixels): "
               + "\(RenderBench.format(decodeOnly.median)) ms (cpu \(RenderBench.format(decodeOnly.cpu)) ms)")
-        for mode in modes {
-            for color in chosenDepths {
-                let options = TextArtOptions(mode: mode, color: color)
-                let stats = RenderBench.measure(runs: runs) {
-                    RenderBench.decodeAndRender(bytes, columns: columns, rows: rows, options: options)
-                }
-                let isDefault = options == .default ? " (default)" : ""
-                let verdict = stats.median <= budget ? "ok" : "OVER"
-                print("    \(mode.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
-                      + "\(color.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
-                      + "\(RenderBench.format(stats.median)) ms [\(RenderBench.format(stats.p90))] "
-                      + "cpu \(RenderBench.format(stats.cpu)) ms "
-                      + "\(verdict), \(RenderBench.format(stats.median / budget * 100))% of budget\(isDefault)")
-            }
+        for (options, stats) in zip(variants, stats.dropFirst()) {
+            let isDefault = options == .default ? " (default)" : ""
+            let verdict = stats.median <= budget ? "ok" : "OVER"
+            print("    \(options.mode.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+                  + "\(options.color.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) "
+                  + "\(RenderBench.format(stats.median)) ms [\(RenderBench.format(stats.p90))] "
+                  + "cpu \(RenderBench.format(stats.cpu)) ms "
+                  + "\(verdict), \(RenderBench.format(stats.median / budget * 100))% of budget\(isDefault)")
         }
         if let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(targetSize: target,
                                                                                  keepsAnimationFrames: false)) {
@@ -196,22 +198,30 @@ enum RenderBench {
     /// On a machine shared with builds, wall time includes waiting for a core; CPU time is what the work itself
     /// costs, close to the wall time of an idle machine.
     static func measure(runs: Int, _ body: () -> Void) -> (median: Double, p90: Double, cpu: Double) {
-        for _ in 0..<max(5, runs / 10) { body() }
+        withoutActuallyEscaping(body) { measureInterleaved(runs: runs, [$0])[0] }
+    }
+
+    /// `measure` for several bodies at once: each round runs every body once, in turn, so drift in the machine's
+    /// speed reaches all of them alike rather than whichever ran during it.
+    static func measureInterleaved(runs: Int, _ bodies: [() -> Void]) -> [(median: Double, p90: Double, cpu: Double)] {
+        for _ in 0..<max(5, runs / 10) { for body in bodies { body() } }
         let clock = ContinuousClock()
-        var times: [Double] = [], cpuTimes: [Double] = []
-        times.reserveCapacity(runs)
-        cpuTimes.reserveCapacity(runs)
+        var times = [[Double]](repeating: [], count: bodies.count)
+        var cpuTimes = times
         for _ in 0..<runs {
-            let cpuStart = threadCPUTime()
-            let start = clock.now
-            body()
-            let d = clock.now - start
-            cpuTimes.append(threadCPUTime() - cpuStart)
-            times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+            for (i, body) in bodies.enumerated() {
+                let cpuStart = threadCPUTime()
+                let start = clock.now
+                body()
+                let d = clock.now - start
+                cpuTimes[i].append(threadCPUTime() - cpuStart)
+                times[i].append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+            }
         }
-        times.sort()
-        cpuTimes.sort()
-        return (times[runs / 2], times[runs * 9 / 10], cpuTimes[runs / 2])
+        return zip(times, cpuTimes).map { times, cpuTimes in
+            let times = times.sorted(), cpuTimes = cpuTimes.sorted()
+            return (times[runs / 2], times[runs * 9 / 10], cpuTimes[runs / 2])
+        }
     }
 
     /// The calling thread's CPU time in milliseconds.
