@@ -65,15 +65,28 @@ struct GlyphSet: Sendable {
     /// Every printable ASCII glyph, for shape matching.
     static let all = GlyphSet((32..<127).map { Character(Unicode.Scalar(UInt8($0))) })
 
-    /// The index of the glyph whose lightness is nearest `l`.
+    /// The index of the glyph whose lightness is nearest `l`, the first such glyph on a tie; for a set in order of
+    /// lightness, as `ramp` is.
+    ///
+    /// A binary search for the first glyph at least as light, then a look at it and the glyph before: one lookup a
+    /// cell in `ascii`, where a scan of the ramp cost most of the render.
     func nearest(lightness l: Float) -> Int {
-        var best = 0
-        var bestDistance = Float.infinity
-        for i in 0..<lightness.count {
-            let d = abs(lightness[i] - l)
-            if d < bestDistance { bestDistance = d; best = i }
+        var low = 0, high = lightness.count
+        while low < high {
+            let mid = (low + high) / 2
+            if lightness[mid] < l { low = mid + 1 } else { high = mid }
         }
-        return best
+        guard low > 0 else { return 0 }
+        guard low < lightness.count else { return first(ofLightness: lightness.count - 1) }
+        let below = first(ofLightness: low - 1)
+        return abs(lightness[below] - l) <= abs(lightness[low] - l) ? below : low
+    }
+
+    /// The first glyph with the same lightness as glyph `i`.
+    private func first(ofLightness i: Int) -> Int {
+        var i = i
+        while i > 0, lightness[i - 1] == lightness[i] { i -= 1 }
+        return i
     }
 
     var maxLightness: Float { lightness.max() ?? 0 }

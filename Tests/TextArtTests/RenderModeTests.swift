@@ -155,6 +155,18 @@ let red = RGBA(r: 255, g: 0, b: 0)
         #expect(cells.cells.allSatisfy { $0.style == .plain })
     }
 
+    @Test func theRampsNearestGlyphIsTheOneAScanFinds() {
+        // Given the tone ramp, and lightnesses across and beyond its range, its own glyphs' included
+        let set = GlyphSet.ramp
+        let probes = (0...2400).map { Float($0) / 2000 - 0.1 } + set.lightness
+        // Then the search finds the glyph a scan for the first smallest distance finds
+        for l in probes {
+            let scan = set.lightness.indices.min { abs(set.lightness[$0] - l) < abs(set.lightness[$1] - l) }!
+            #expect(set.nearest(lightness: l) == scan, "lightness \(l)")
+        }
+        #expect(set.lightness == set.lightness.sorted())
+    }
+
     @Test func asciiBlackAndWhiteAreEmptyAndDense() {
         let options = TextArtOptions(mode: .ascii, color: .none)
         #expect(TextArtRenderer.render(Bitmap(width: 3, height: 3, fill: black), columns: 1, rows: 1,
