@@ -1,17 +1,20 @@
 /// Serialising a cell buffer for a stream such as stdout: plain text, or text with ANSI SGR colours.
 extension CellBuffer {
     /// Every line's text followed by a newline, with no escape sequences.
-    public var plainText: String {
+    public var plainText: String { String(decoding: plainUTF8, as: UTF8.self) }
+
+    /// `plainText` as UTF-8 bytes, ready to write.
+    public var plainUTF8: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity((width + 1) * height)
         for y in 0..<height {
             for x in 0..<width {
                 let cell = self[x, y]
-                if !cell.isContinuation { out.append(contentsOf: cell.glyph.utf8) }
+                if !cell.isContinuation { ANSI.appendGlyph(cell.glyph, into: &out) }
             }
             out.append(0x0A)
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Every line's text with SGR sequences for colours and attributes, followed by a newline.
@@ -20,7 +23,10 @@ extension CellBuffer {
     /// 38;2;r;g;b. A sequence is written only where the style changes, and it names only what changed. A space
     /// shows no foreground, so a space never changes the foreground. Each line that changed the style ends with a
     /// reset, so nothing leaks into the next line or past the end.
-    public var ansiText: String {
+    public var ansiText: String { String(decoding: ansiUTF8, as: UTF8.self) }
+
+    /// `ansiText` as UTF-8 bytes, ready to write.
+    public var ansiUTF8: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(width * height * 12 + height * 5)
         for y in 0..<height {
@@ -30,25 +36,44 @@ extension CellBuffer {
                 if cell.isContinuation { continue }
                 var wanted = cell.style
                 // A space draws no foreground, unless underlined or reversed.
-                if cell.glyph == " ", wanted.attributes.isDisjoint(with: [.underline, .reverse]) {
+                if ANSI.isSpace(cell.glyph), wanted.attributes.isDisjoint(with: [.underline, .reverse]) {
                     wanted.foreground = current.foreground
                 }
                 if wanted != current {
                     ANSI.appendTransition(from: current, to: wanted, into: &out)
                     current = wanted
                 }
-                out.append(contentsOf: cell.glyph.utf8)
+                ANSI.appendGlyph(cell.glyph, into: &out)
             }
             if current != .plain { out.append(contentsOf: ANSI.reset) }
             out.append(0x0A)
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 }
 
 /// SGR sequences as bytes.
 enum ANSI {
     static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+
+    /// Whether a glyph is a space, judged on its bytes: comparing Characters takes Unicode's slow path for the
+    /// block and braille glyphs that fill colour renderings.
+    @inline(__always)
+    static func isSpace(_ glyph: Character) -> Bool {
+        let utf8 = glyph.utf8
+        return utf8.first == 0x20 && utf8.count == 1
+    }
+
+    /// A glyph's UTF-8, a byte at a time: for a one-character string that is cheaper than appending its UTF-8
+    /// view as a collection.
+    @inline(__always)
+    static func appendGlyph(_ glyph: Character, into out: inout [UInt8]) {
+        for byte in glyph.utf8 { out.append(byte) }
+    }
+
+    /// Each attribute's SGR parameter.
+    static let attributeCodes: [(CellAttributes, Int)] = [(.bold, 1), (.dim, 2), (.italic, 3), (.underline, 4),
+                                                          (.reverse, 7)]
 
     /// One SGR sequence that turns style `old` into `new`.
     static func appendTransition(from old: CellStyle, to new: CellStyle, into out: inout [UInt8]) {
@@ -64,8 +89,7 @@ enum ANSI {
             old = .plain
         }
         let added = new.attributes.subtracting(old.attributes)
-        for (attribute, code) in [(CellAttributes.bold, 1), (.dim, 2), (.italic, 3), (.underline, 4), (.reverse, 7)]
-            where added.contains(attribute) {
+        for (attribute, code) in attributeCodes where added.contains(attribute) {
             separator(); appendNumber(code, into: &out)
         }
         if new.foreground != old.foreground {

@@ -168,8 +168,7 @@ struct RenderSettings: Equatable, Sendable {
             imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
             maxColumns: box.columns, maxRows: box.rows, cellAspect: cellAspect)
         let cells = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
-        let text = options.color == .none ? cells.plainText : cells.ansiText
-        FileHandle.standardOutput.write(Data(text.utf8))
+        FileHandle.standardOutput.write(Data(options.color == .none ? cells.plainUTF8 : cells.ansiUTF8))
     }
 
     /// The box to fit in: --size, --cols and --rows, else the terminal's size (less a line for the prompt).
