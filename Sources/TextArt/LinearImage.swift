@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Pixels
 
 /// A picture in linear light, one plane a channel, already composited on the background: what renderers fit
@@ -32,8 +37,13 @@ struct LinearImage: Sendable {
     /// A bitmap resampled to `width`x`height` in linear light with premultiplied alpha, then composited on
     /// `background`.
     ///
-    /// Shrinking averages the area each output pixel covers; enlarging interpolates linearly between pixel centres,
-    /// since an area average would only repeat pixels.
+    /// Each axis on its own (`Taps`). Shrinking averages the area each output pixel covers: a sample is drawn as a
+    /// flat block, and the block's mean is what fits the picture best. (On the quality tool's shrunk pictures in
+    /// truecolor sextants at 40x20, sharper kernels scaled to the reduction all scored lower: Lanczos-3 by 0.011,
+    /// Catmull-Rom and Lanczos-2 by 0.005; so did boxes 0.8 and 1.2 times as wide, by 0.001 and 0.003.)
+    /// Enlarging interpolates with Lanczos-2, sharper than bilinear between a small picture's pixels: the tool's
+    /// 10x10 picture went from 0.868 to 0.910 in that mode, and up in every other mode and depth but monochrome
+    /// sextants at 80x40 (0.390 -> 0.383). Lanczos-3 scored 0.922 in colour, but 0.378 there.
     init(resampling bitmap: Bitmap, width: Int, height: Int, background: RGBA) {
         let count = width * height
         let lut = ColorSpace.linearOfByte
@@ -43,119 +53,83 @@ struct LinearImage: Sendable {
                       g: .init(repeating: bgG, count: count), b: .init(repeating: bgB, count: count))
             return
         }
-        let horizontal = Contributions(source: bitmap.width, destination: width)
-        let vertical = Contributions(source: bitmap.height, destination: height)
-        let feeds = Feeds(vertical, sources: bitmap.height)
+        let across = Taps(source: bitmap.width, destination: width)
+        let down = Taps(source: bitmap.height, destination: height)
         let srcW = bitmap.width
-
-        // One pass over the source, a row at a time: its bytes are linearised while they are resampled across, and
-        // the row is added at once into the output rows it feeds. Each output's sums are still formed from zero in
-        // ascending source order, as two separate passes would form them, so the output is the same to the bit.
-        // Raw pointers throughout: with arrays, bounds checks and uniqueness checks cost more than the arithmetic.
-        var sums = [SIMD4<Float>](repeating: .zero, count: count)
-        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: width) { line in
-            bitmap.pixels.withUnsafeBufferPointer { px in
-                lut.withUnsafeBufferPointer { lut in
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        feeds.forEach { y, outputs, weights in
-                            let p = px.baseAddress! + y * srcW * 4
-                            horizontal.forEach { o, s, wx in
-                                var sum = SIMD4<Float>.zero
-                                for k in 0..<wx.count {
-                                    let q = p + (s + k) * 4
-                                    let a = q[3]
-                                    let c = SIMD4(lut[Int(q[0])], lut[Int(q[1])], lut[Int(q[2])], 1)
-                                    sum += (a == 255 ? c : c * (Float(a) * (1 / 255))) * wx[k]
-                                }
-                                line[o] = sum
-                            }
-                            for j in 0..<outputs.count {
-                                let wgt = weights[j]
-                                let acc = sums.baseAddress! + outputs[j] * width
-                                for x in 0..<width { acc[x] += line[x] * wgt }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        // Composite on the background, into planes.
+        let ringRows = down.maxCount
         var outR = [Float](repeating: 0, count: count)
         var outG = [Float](repeating: 0, count: count)
         var outB = [Float](repeating: 0, count: count)
         let backdrop = SIMD4(bgR, bgG, bgB, 0)
-        sums.withUnsafeBufferPointer { sums in
+
+        // Down the picture one output row at a time: the source rows it needs are resampled across once each, into a
+        // ring of the last `ringRows` of them (an output row's first source row never goes back), and summed from
+        // zero in ascending source order. Shrinking, this gives the same bits as summing all rows into all outputs,
+        // without a sum for every output pixel. Raw pointers throughout: with arrays, bounds checks and uniqueness
+        // checks cost more than the arithmetic.
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: (ringRows + 1) * width) { buffer in
+            let ring = buffer.baseAddress!, sum = ring + ringRows * width
+            var nextRow = 0
+            bitmap.pixels.withUnsafeBufferPointer { px in
+            lut.withUnsafeBufferPointer { lut in
             outR.withUnsafeMutableBufferPointer { outR in
-                outG.withUnsafeMutableBufferPointer { outG in
-                    outB.withUnsafeMutableBufferPointer { outB in
-                        for i in 0..<count {
-                            let v = sums[i]
-                            let c = v + backdrop * (1 - min(1, max(0, v.w)))
-                            // Lane by lane, what `clamped(lowerBound: .zero, upperBound: .one)` computes: the
-                            // generic SIMD version is not inlined and cost more than the rest of this loop.
-                            outR[i] = .minimum(.maximum(c.x, 0), 1)
-                            outG[i] = .minimum(.maximum(c.y, 0), 1)
-                            outB[i] = .minimum(.maximum(c.z, 0), 1)
+            outG.withUnsafeMutableBufferPointer { outG in
+            outB.withUnsafeMutableBufferPointer { outB in
+                down.forEach { y, first, weights in
+                    nextRow = max(nextRow, first)
+                    while nextRow < first + weights.count {
+                        // Linearised tap by tap rather than a row first: shrinking, few source pixels feed two
+                        // outputs, and storing the row cost more than linearising those twice.
+                        let p = px.baseAddress! + nextRow * srcW * 4
+                        let line = ring + (nextRow % ringRows) * width
+                        across.forEach { o, s, wx in
+                            var acc = SIMD4<Float>.zero
+                            for k in 0..<wx.count {
+                                let q = p + (s &+ k) &* 4
+                                let a = q[3]
+                                let c = SIMD4(lut[Int(q[0])], lut[Int(q[1])], lut[Int(q[2])], 1)
+                                acc += (a == 255 ? c : c * (Float(a) * (1 / 255))) * wx[k]
+                            }
+                            line[o] = acc
                         }
+                        nextRow += 1
+                    }
+                    sum.update(repeating: .zero, count: width)
+                    for k in 0..<weights.count {
+                        let line = ring + ((first + k) % ringRows) * width, wgt = weights[k]
+                        for x in 0..<width { sum[x] += line[x] * wgt }
+                    }
+                    // Composite on the background, into planes.
+                    let row = y * width
+                    for x in 0..<width {
+                        let v = sum[x]
+                        let c = v + backdrop * (1 - min(1, max(0, v.w)))
+                        // Lane by lane, what `clamped(lowerBound: .zero, upperBound: .one)` computes: the generic
+                        // SIMD version is not inlined and cost more than the rest of this loop.
+                        outR[row + x] = .minimum(.maximum(c.x, 0), 1)
+                        outG[row + x] = .minimum(.maximum(c.y, 0), 1)
+                        outB[row + x] = .minimum(.maximum(c.z, 0), 1)
                     }
                 }
+            }
+            }
+            }
+            }
             }
         }
         self.init(width: width, height: height, r: outR, g: outG, b: outB)
     }
 }
 
-/// The other way round from `Contributions`: which outputs, with which weights, each source pixel feeds, in
-/// ascending output order.
-private struct Feeds {
-    var start: [Int]
-    var output: [Int]
-    var weights: [Float]
-
-    init(_ contributions: Contributions, sources: Int) {
-        var start = [Int](repeating: 0, count: sources + 1)
-        contributions.forEach { _, first, weights in
-            for k in 0..<weights.count { start[first + k + 1] += 1 }
-        }
-        for s in 0..<sources { start[s + 1] += start[s] }
-        var next = start
-        var output = [Int](repeating: 0, count: start[sources])
-        var fed = [Float](repeating: 0, count: start[sources])
-        contributions.forEach { o, first, weights in
-            for k in 0..<weights.count {
-                output[next[first + k]] = o
-                fed[next[first + k]] = weights[k]
-                next[first + k] += 1
-            }
-        }
-        self.start = start
-        self.output = output
-        self.weights = fed
-    }
-
-    /// Calls `body` with each source index that feeds any output, the outputs it feeds and its weights in them.
-    @inline(__always)
-    func forEach(_ body: (_ source: Int, _ outputs: UnsafeBufferPointer<Int>, _ weights: UnsafeBufferPointer<Float>)
-        -> Void) {
-        start.withUnsafeBufferPointer { start in
-            output.withUnsafeBufferPointer { output in
-                weights.withUnsafeBufferPointer { weights in
-                    for s in 0..<(start.count - 1) where start[s + 1] > start[s] {
-                        body(s, UnsafeBufferPointer(rebasing: output[start[s]..<start[s + 1]]),
-                             UnsafeBufferPointer(rebasing: weights[start[s]..<start[s + 1]]))
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Which source pixels, with which weights, make each output pixel along one axis.
-private struct Contributions {
+/// Which source pixels, with which weights, make each output pixel along one axis, in ascending source order; each
+/// output's first source pixel is at or after the one before's.
+private struct Taps {
     var start: [Int] = []
     var count: [Int] = []
     var offset: [Int] = []
     var weights: [Float] = []
+    /// The most source pixels any output takes.
+    var maxCount = 1
 
     init(source: Int, destination: Int) {
         let scale = Double(source) / Double(destination)
@@ -173,17 +147,31 @@ private struct Contributions {
                     weights.append(Float(max(0, overlap) / scale))
                 }
             } else {
+                // Lanczos-2 around the output's centre; taps past the edges are left out and the rest renormalised.
+                // Its ringing is kept, but for the final clamp to 0...1: clamping Lanczos-3's to the nearest two
+                // source pixels scored 0.013 lower on the 10x10 picture.
                 let centre = (Double(o) + 0.5) * scale - 0.5
-                let left = Int(centre.rounded(.down))
-                let t = Float(centre - Double(left))
-                let a = min(source - 1, max(0, left)), b = min(source - 1, max(0, left + 1))
-                if a == b {
-                    start.append(a); count.append(1); weights.append(1)
-                } else {
-                    start.append(a); count.append(2); weights.append(1 - t); weights.append(t)
-                }
+                let first = max(0, Int((centre - Self.lobes).rounded(.up)))
+                let last = min(source - 1, Int((centre + Self.lobes).rounded(.down)))
+                let kernel = (first...last).map { Self.lanczos(Double($0) - centre) }
+                let total = kernel.reduce(0, +)
+                start.append(first)
+                count.append(kernel.count)
+                for k in kernel { weights.append(Float(k / total)) }
             }
+            maxCount = max(maxCount, count[o])
         }
+    }
+
+    static let lobes = 2.0
+
+    /// The windowed sinc, sinc(x) sinc(x / 2), for |x| < 2.
+    static func lanczos(_ x: Double) -> Double {
+        let x = abs(x)
+        if x < 1e-9 { return 1 }
+        if x >= lobes { return 0 }
+        let px = Double.pi * x
+        return lobes * sin(px) * sin(px / lobes) / (px * px)
     }
 
     /// Calls `body` with each output index, its first source index and the weights of its source pixels.
