@@ -165,7 +165,7 @@ private struct Taps {
 
     static let lobes = 2.0
 
-    /// The windowed sinc, sinc(x) sinc(x / 2), for |x| < 2.
+    /// The windowed sinc, sinc(x) sinc(x / lobes), for |x| < lobes; 0 beyond.
     static func lanczos(_ x: Double) -> Double {
         let x = abs(x)
         if x < 1e-9 { return 1 }
