@@ -43,11 +43,11 @@ let package = Package(
         .target(name: "Codecs", dependencies: ["Pixels", "CTurboJPEG", "CPNG", "CGIF", "CWebP"]),
         /// Bitmaps to grids of text cells.
         .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),
-        /// The bundled demo: catalog, photos and credits, kept at the top level in `Resources/`.
+        /// The bundled demo data: the demo server's records, photos and credits, kept at the top level in `Resources/`.
         .target(name: "DemoResources", path: "Resources", sources: ["DemoResources.swift"],
                 resources: [.copy("demo")]),
-        /// Concrete item sources: the bundled demo catalog, and later APIs and folders.
-        .target(name: "ItemSources", dependencies: ["Items", "DemoResources", "HTTP"]),
+        /// Concrete item sources: SWAPI, jsonplaceholder photos, any paged JSON API, a folder of images.
+        .target(name: "ItemSources", dependencies: ["Items", "HTTP"]),
         /// The embedded demo server (its own small HTTP/1.1 listener on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
         /// placeholder PNGs, the bundled photos, latency and faults.
         .target(name: "DemoServer", dependencies: ["Codecs", "HTTP"]),
@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
         .target(name: "App", dependencies: [
-            "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Codecs", "TextArt", "Pipeline", "Table",
+            "Cells", "Pixels", "Items", "ItemSources", "Codecs", "TextArt", "Pipeline", "Table",
             "Terminal",
         ]),
 
