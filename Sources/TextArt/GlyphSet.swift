@@ -16,7 +16,7 @@ struct GlyphSet: Sendable {
 
     init(_ characters: [Character]) {
         var glyphs: [Character] = [], coverage: [Float] = [], pattern: [Float] = [], lightness: [Float] = []
-        let fx = GlyphSet.fineColumns / GlyphSet.columns, fy = GlyphSet.fineRows / GlyphSet.rows
+        let line = GlyphSet.fineColumns, fx = line / GlyphSet.columns, fy = GlyphSet.fineRows / GlyphSet.rows
         for character in characters {
             guard let fine = GlyphSet.fineCoverage(of: character) else { continue }
             let mean = GlyphSet.mean(fine)
@@ -27,7 +27,7 @@ struct GlyphSet: Sendable {
                 for px in 0..<GlyphSet.columns {
                     var s = 0
                     for y in 0..<fy {
-                        for x in 0..<fx { s += Int(fine[fine.startIndex + (py * fy + y) * 8 + px * fx + x]) }
+                        for x in 0..<fx { s += Int(fine[fine.startIndex + (py * fy + y) * line + px * fx + x]) }
                     }
                     pattern.append(ColorSpace.lightness(Float(s) / Float(255 * fx * fy)))
                 }

@@ -65,8 +65,30 @@ import Testing
         #expect(wrongRGB.isEmpty, "RGB pixels \(wrongRGB.prefix(5)) differ")
     }
 
-    /// An 8-bit PNG of colour type 0 (grey) or 2 (RGB) holding `samples`, rows unfiltered, stored uncompressed.
-    private static func png(width: Int, height: Int, colourType: UInt8, samples: [UInt8]) -> [UInt8] {
+    @Test func oneBitGreyBecomesBlackAndWhite() throws {
+        // Given a 1-bit grey PNG 13 pixels wide (rows end inside a byte), in a checkerboard of 3x3 squares
+        let width = 13, height = 7
+        let on = { (x: Int, y: Int) in (x / 3 + y / 3) % 2 == 1 }
+        let rowBytes = (width + 7) / 8
+        var packed = [UInt8](repeating: 0, count: rowBytes * height)
+        for y in 0..<height {
+            for x in 0..<width where on(x, y) { packed[y * rowBytes + x / 8] |= 0x80 >> (x % 8) }
+        }
+        let png = Self.png(width: width, height: height, colourType: 0, samples: packed, bitDepth: 1)
+
+        // When it is decoded, then each pixel is black or white as its bit says
+        let bitmap = try ImageDecoder.decode(png).bitmap
+        let wrong = (0..<(width * height)).filter { i in
+            let v: UInt8 = on(i % width, i / width) ? 255 : 0
+            return bitmap[i % width, i / width] != RGBA(r: v, g: v, b: v)
+        }
+        #expect(wrong.isEmpty, "pixels \(wrong.prefix(5)) differ")
+    }
+
+    /// A PNG of colour type 0 (grey) or 2 (RGB) holding `samples` (rows packed at `bitDepth`), rows unfiltered,
+    /// stored uncompressed.
+    private static func png(width: Int, height: Int, colourType: UInt8, samples: [UInt8],
+                            bitDepth: UInt8 = 8) -> [UInt8] {
         func bigEndian(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF),
                                                 UInt8(v & 0xFF)] }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
@@ -75,7 +97,7 @@ import Testing
         }
         let rowBytes = samples.count / height
         let raw: [UInt8] = (0..<height).flatMap { [0] + samples[($0 * rowBytes)..<(($0 + 1) * rowBytes)] }
-        let header: [UInt8] = bigEndian(width) + bigEndian(height) + [8, colourType, 0, 0, 0]
+        let header: [UInt8] = bigEndian(width) + bigEndian(height) + [bitDepth, colourType, 0, 0, 0]
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png += chunk("IHDR", header)
         png += chunk("IDAT", PNGEncoder.zlibStored(raw))
