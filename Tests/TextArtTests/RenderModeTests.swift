@@ -68,11 +68,22 @@ let red = RGBA(r: 255, g: 0, b: 0)
         #expect(cell == Cell("▀", foreground: .rgb(255, 255, 255), background: .rgb(0, 0, 0)))
     }
 
-    @Test func sextantBandsFallOnThirdsAndHalves() {
-        // Edges at 2, 3 and 4 of 6 rows: the cell is judged on 4 bands of rows, 8 bands in all.
-        #expect(BlockSymbols.sextants.bandHeights == [2, 1, 1, 2])
-        #expect(BlockSymbols.sextants.bandCount == 8)
+    @Test func sextantBandsFallOnThirdsHalvesAndQuarters() {
+        // Edges at 3, 4, 6, 8 and 9 of 12 rows: the cell is judged on 6 bands of rows, 12 bands in all.
+        #expect(BlockSymbols.sextants.bandHeights == [3, 1, 2, 2, 1, 3])
+        #expect(BlockSymbols.sextants.bandCount == 12)
+        #expect(BlockSymbols.sextants.sampleRows == 6)
         #expect(BlockSymbols.quadrants.bandHeights == [1, 1])
+    }
+
+    @Test func quarterBarsFollowAnEdgeAQuarterUp() {
+        // Given a cell whose bottom sixth is white: no glyph has an edge there, the nearest is a quarter up
+        let picture = bitmap(width: 2, height: 6) { _, y in y == 5 ? white : black }
+        // When it is drawn in truecolor sextants
+        let cell = TextArtRenderer.render(picture, columns: 1, rows: 1,
+                                          options: TextArtOptions(mode: .sextants, color: .truecolor))[0, 0]
+        // Then the lower quarter bar draws it.
+        #expect(cell.glyph == "▂")
     }
 
     @Test func sampleRowsCoarserThanTheGlyphsShareTheirBands() {
