@@ -80,14 +80,14 @@ func runRenderBenchmark() async {
         return
     }
     print("render: decode + fit + render, median of \(runs) runs (p90 in brackets; then the median thread CPU "
-          + "time), in process; a case's decode and variants run in turn, one run each a round")
+          + "time), in process; a case's decode and variants run in turn, 10 runs each a round")
     print("  inputs: 1920x1080 JPEG q85 4:2:0 \(jpeg.count / 1024) KiB, 150x150 photo PNG RGB \(png.count / 1024) KiB, "
           + "150x150 placeholder PNG (2-colour palette, stored) \(placeholder.count / 1024) KiB")
     for (name, bytes, columns, rows, budget) in cases where settings.includes(name, among: cases.map(\.0)) {
         print("  \(name) (budget \(budget) ms):")
         let box = TextArtRenderer.sourcePixelSize(columns: columns, rows: rows, mode: TextArtOptions.default.mode)
         let target = RenderBench.plan(bytes, columns: columns, rows: rows, options: .default).target
-        // The decode alone and every mode and depth, measured round by round (one run of each a round), so a
+        // The decode alone and every mode and depth, measured round by round (ten runs of each a round), so a
         // change in the machine's speed during the case hits them all alike.
         let variants = modes.flatMap { mode in chosenDepths.map { TextArtOptions(mode: mode, color: $0) } }
         var bodies: [() -> Void] = [{
@@ -201,26 +201,31 @@ enum RenderBench {
         withoutActuallyEscaping(body) { measureInterleaved(runs: runs, [$0])[0] }
     }
 
-    /// `measure` for several bodies at once: each round runs every body once, in turn, so drift in the machine's
-    /// speed reaches all of them alike rather than whichever ran during it.
-    static func measureInterleaved(runs: Int, _ bodies: [() -> Void]) -> [(median: Double, p90: Double, cpu: Double)] {
+    /// `measure` for several bodies at once, in rounds: each round runs every body `batch` times in a row, in turn,
+    /// so drift in the machine's speed reaches all of them alike rather than whichever ran during it, while a body
+    /// still runs with the caches it warmed, as a table's thumbnails in one mode do.
+    static func measureInterleaved(runs: Int, batch: Int = 10,
+                                   _ bodies: [() -> Void]) -> [(median: Double, p90: Double, cpu: Double)] {
         for _ in 0..<max(5, runs / 10) { for body in bodies { body() } }
         let clock = ContinuousClock()
         var times = [[Double]](repeating: [], count: bodies.count)
         var cpuTimes = times
-        for _ in 0..<runs {
+        let batch = max(1, min(batch, runs))
+        for _ in 0..<((runs + batch - 1) / batch) {
             for (i, body) in bodies.enumerated() {
-                let cpuStart = threadCPUTime()
-                let start = clock.now
-                body()
-                let d = clock.now - start
-                cpuTimes[i].append(threadCPUTime() - cpuStart)
-                times[i].append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+                for _ in 0..<batch {
+                    let cpuStart = threadCPUTime()
+                    let start = clock.now
+                    body()
+                    let d = clock.now - start
+                    cpuTimes[i].append(threadCPUTime() - cpuStart)
+                    times[i].append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+                }
             }
         }
         return zip(times, cpuTimes).map { times, cpuTimes in
             let times = times.sorted(), cpuTimes = cpuTimes.sorted()
-            return (times[runs / 2], times[runs * 9 / 10], cpuTimes[runs / 2])
+            return (times[times.count / 2], times[times.count * 9 / 10], cpuTimes[cpuTimes.count / 2])
         }
     }
 
