@@ -278,8 +278,8 @@ enum BlockRenderer {
             if mask & (1 << i) != 0 { f += lin[i] } else { b += lin[i] }
         }
         let scale = symbols.splitScales[best]
-        if mask == 0 { f = b * scale.y } else { f *= scale.x; b *= scale.y }
-        if mask == 0 { b = f }
+        // Split 0 has no foreground: both colours are the whole cell's mean.
+        if mask == 0 { b *= scale.y; f = b } else { f *= scale.x; b *= scale.y }
         let glyph = symbols.splitGlyphs[best], complement = symbols.complementGlyphs[best]
         guard let palette else {
             return Split(mask: mask, glyph: glyph, complement: complement, fg: Shade(entry: 0, linear: f),
