@@ -35,26 +35,29 @@ let package = Package(
         .target(name: "Pixels"),
         /// Items, pages and the item-source protocol.
         .target(name: "Items"),
+        /// Local files read safely: regular files only, opened without blocking, paths kept as bytes; blocking calls
+        /// run off the cooperative pool.
+        .target(name: "LocalFiles", dependencies: ["Cells"]),
         /// HTTP(S) GETs with byte, time and redirect limits and cancellation, over libcurl.
         .target(name: "HTTP", dependencies: ["CCurl"]),
 
         // MARK: Subsystems
         /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
-        .target(name: "Codecs", dependencies: ["Pixels", "CTurboJPEG", "CPNG", "CGIF", "CWebP"]),
+        .target(name: "Codecs", dependencies: ["Pixels", "LocalFiles", "CTurboJPEG", "CPNG", "CGIF", "CWebP"]),
         /// Bitmaps to grids of text cells.
         .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),
         /// The bundled demo data: the demo server's records, photos and credits, kept at the top level in `Resources/`.
         .target(name: "DemoResources", path: "Resources", sources: ["DemoResources.swift"],
                 resources: [.copy("demo")]),
         /// Concrete item sources: SWAPI, jsonplaceholder photos, any paged JSON API, a folder of images.
-        .target(name: "ItemSources", dependencies: ["Items", "HTTP"]),
+        .target(name: "ItemSources", dependencies: ["Items", "HTTP", "Cells", "LocalFiles"]),
         /// The embedded demo server (its own small HTTP/1.1 listener on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
         /// placeholder PNGs, the bundled photos, latency and faults.
         .target(name: "DemoServer", dependencies: ["Codecs", "HTTP"]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
-            "Cells", "Pixels", "Codecs", "TextArt", "HTTP", .product(name: "Crypto", package: "swift-crypto"),
+            "Cells", "Pixels", "Codecs", "TextArt", "HTTP", "LocalFiles", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Cells", "Items"]),
@@ -69,7 +72,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
-            "HTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "HTTP", "LocalFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             "DemoServer",
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
@@ -83,6 +86,7 @@ let package = Package(
             .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
+        .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -93,7 +97,7 @@ let package = Package(
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
                     exclude: ["quality-configs.tsv"], resources: [.copy("Golden")]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt",
+            "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt", "LocalFiles",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "FlyingSocks", package: "FlyingFox"),
         ]),
@@ -105,7 +109,7 @@ let package = Package(
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
         ]),
         .testTarget(name: "ItemSourcesTests", dependencies: [
-            "ItemSources", "Items", "DemoServer", "DemoResources", "TestSupport",
+            "ItemSources", "Items", "DemoServer", "DemoResources", "TestSupport", "LocalFiles",
         ]),
     ]
 )

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LocalFiles
 
 /// Bytes to bitmaps: sniffs the format from the data and hands it to the system library's decoder.
 ///
@@ -47,38 +48,14 @@ public enum ImageDecoder {
         }
     }
 
-    /// The whole file, read with POSIX calls so that its size is checked against `limit` before any byte is read.
-    /// Reads an image file's bytes, refusing one longer than `limit` before reading it.
+    /// An image file's bytes, refusing one longer than `limit` before reading it, and anything that is not a
+    /// regular file (a FIFO or a device would block, or read the terminal) without opening it for good.
     public static func readFile(at path: String, limit: Int = DecodeOptions().maxBytes) throws(DecodeError) -> [UInt8] {
-        func failure(_ what: String) -> DecodeError {
-            .unreadable(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
+        do {
+            return try LocalFile.read(LocalPath(path), limit: limit)
+        } catch {
+            if case .tooLarge(let size, let limit) = error.reason { throw .inputTooLarge(bytes: size, limit: limit) }
+            throw .unreadable(path: path, reason: error.shortReason)
         }
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw failure("open") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("fstat") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .unreadable(path: path, reason: "not a regular file")
-        }
-        let size = Int(info.st_size)
-        guard size <= limit else { throw .inputTooLarge(bytes: size, limit: limit) }
-        var readError: DecodeError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n > 0 {
-                    count += n
-                } else if n == 0 {
-                    break  // the file shrank while we read it; decode what there is
-                } else if errno != EINTR {
-                    readError = failure("read")
-                    break
-                }
-            }
-        }
-        if let readError { throw readError }
-        return bytes
     }
 }

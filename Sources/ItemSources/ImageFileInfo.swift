@@ -7,13 +7,8 @@ struct ImageFileInfo: Sendable, Equatable {
     var width: Int
     var height: Int
 
-    /// Reads at most `limit` bytes of the file; nil when it is not a JPEG, PNG, GIF or WebP whose size can be read.
-    static func read(_ url: URL, limit: Int = 1 << 20) -> ImageFileInfo? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: limit) else { return nil }
-        return parse([UInt8](data))
-    }
+    /// The most bytes read from the start of a file to find its size (a JPEG's EXIF block can be large).
+    static let headerLimit = 1 << 20
 
     static func parse(_ b: [UInt8]) -> ImageFileInfo? {
         func be16(_ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }

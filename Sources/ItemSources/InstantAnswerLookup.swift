@@ -35,7 +35,7 @@ public actor InstantAnswerLookup {
     public init(endpoint: URL, suffix: String = "star wars", timeout: TimeInterval = 15) {
         self.endpoint = endpoint
         self.suffix = suffix
-        fetcher = PageFetcher(timeout: timeout, retryHint: "")
+        fetcher = PageFetcher(timeout: timeout)
     }
 
     /// The URL asked for `name`.
@@ -89,10 +89,9 @@ public actor InstantAnswerLookup {
         }
         let json: Any
         do {
-            json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+            json = try PageFetcher.read(body, from: url).value
         } catch {
-            return .failure(ItemSourceError("the image lookup \(url.absoluteString) did not answer with JSON: "
-                                            + PageFetcher.snippet(body)))
+            return .failure(ItemSourceError("the image lookup \(error.message)"))
         }
         guard let object = json as? [String: Any] else {
             answer.noImageReason = "\(url.absoluteString) answered \(PageFetcher.kind(json)), not an Instant Answer object"
@@ -104,10 +103,10 @@ public actor InstantAnswerLookup {
         answer.abstractText = object["AbstractText"] as? String ?? ""
         switch object["Image"] {
         case let path as String where !path.isEmpty:
-            if let image = URL(string: path, relativeTo: imageBase)?.absoluteURL {
-                answer.image = image
-            } else {
-                answer.noImageReason = "the Instant Answer for \"\(query)\" has an Image that is not a URL: \(path)"
+            switch RemoteLink.resolve(path, against: imageBase) {
+            case .success(let image): answer.image = image
+            case .failure(let refusal):
+                answer.noImageReason = "the Instant Answer for \"\(query)\" has an Image \(refusal)"
             }
         case nil:
             answer.noImageReason = "the Instant Answer for \"\(query)\" has no \"Image\" key (\(url.absoluteString))"

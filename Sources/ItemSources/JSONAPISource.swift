@@ -59,16 +59,33 @@ public struct JSONAPISource: ItemSource {
         case .number(let number): pageURL = numberedPageURL(number)
         case .offset: throw ItemSourceError("this source has no page \(cursor)")
         }
-        let (json, _) = try await PageFetcher(timeout: timeout).json(pageURL)
+        let fetched = try await PageFetcher(timeout: timeout).json(pageURL)
+        let json = fetched.json
         guard let found = Self.value(at: keyPaths.items, in: json) else {
             throw ItemSourceError("\(pageURL.absoluteString) has no \"\(keyPaths.items)\" (the --items key path)")
         }
         guard let list = found as? [Any] else {
             throw ItemSourceError("\"\(keyPaths.items)\" in \(pageURL.absoluteString) is not a list of items")
         }
-        let items = list.enumerated().map { offset, element in item(element, offset: offset, page: pageURL) }
-        return ItemPage(items: items, next: nextCursor(after: cursor, json: json, page: pageURL, count: items.count))
+        var notes: [String] = []
+        var refusedLinks = 0
+        let items = list.enumerated().map { offset, element in
+            let item = item(element, offset: offset, page: pageURL)
+            if let refusal = item.fields.first(where: { $0.label == Self.refusedLabel }) {
+                refusedLinks += 1
+                if refusedLinks <= 2 { notes.append("item \(offset + 1): \(refusal.value)") }
+            }
+            return item
+        }
+        if refusedLinks > 2 { notes.append("and \(refusedLinks - 2) more items with refused links") }
+        // What concerns the whole page first: the status line may only have room for it.
+        var pageNotes = fetched.notes
+        let next = nextCursor(after: cursor, json: json, page: pageURL, count: items.count, notes: &pageNotes)
+        return ItemPage(items: items, next: next, notes: pageNotes + notes)
     }
+
+    /// The label of the detail pane's field that names a link the item had and that was refused.
+    static let refusedLabel = RemoteLink.fieldLabel
 
     private func numberedPageURL(_ number: Int) -> URL {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -85,13 +102,21 @@ public struct JSONAPISource: ItemSource {
         return components?.url ?? url
     }
 
-    private func nextCursor(after cursor: PageCursor, json: Any, page: URL, count: Int) -> PageCursor? {
+    private func nextCursor(after cursor: PageCursor, json: Any, page: URL, count: Int, notes: inout [String])
+        -> PageCursor?
+    {
         if case .number(let number) = cursor {
             return count > 0 && (keyPaths.limitParameter == nil || count >= keyPaths.limit) ? .number(number + 1) : nil
         }
-        guard let path = keyPaths.next, let next = Self.value(at: path, in: json) as? String, !next.isEmpty,
-              let nextURL = URL(string: next, relativeTo: page)?.absoluteURL else { return nil }
-        return .url(nextURL)
+        guard let path = keyPaths.next, let next = Self.value(at: path, in: json) as? String, !next.isEmpty else {
+            return nil
+        }
+        switch RemoteLink.resolve(next, against: page) {
+        case .success(let nextURL): return .url(nextURL)
+        case .failure(let refusal):
+            notes.append("the list stops here: the next page's link \(refusal)")
+            return nil
+        }
     }
 
     private func item(_ element: Any, offset: Int, page: URL) -> Item {
@@ -103,8 +128,9 @@ public struct JSONAPISource: ItemSource {
             default: return nil
             }
         }
+        var refused: [String] = []
         func link(_ path: String?) -> URL? {
-            text(path).flatMap { URL(string: $0, relativeTo: page)?.absoluteURL }
+            text(path).flatMap { RemoteLink.resolve($0, against: page, notes: &refused) }
         }
         let title = text(keyPaths.title) ?? "(no \"\(keyPaths.title)\" in this item)"
         var fields: [Item.Field] = []
@@ -114,9 +140,11 @@ public struct JSONAPISource: ItemSource {
             }
         }
         let image = link(keyPaths.image)
+        let thumbnail = link(keyPaths.thumbnail)
+        fields += refused.map { Item.Field(Self.refusedLabel, $0) }
         return Item(id: "\(page.absoluteString)#\(offset)", title: title, subtitle: text(keyPaths.subtitle) ?? "",
-                    fields: fields, imageURL: image, thumbnailURL: link(keyPaths.thumbnail),
-                    attribution: (image ?? link(keyPaths.thumbnail)).map { "Image from \($0.host ?? $0.absoluteString)" })
+                    fields: fields, imageURL: image, thumbnailURL: thumbnail,
+                    attribution: (image ?? thumbnail).map { "Image from \($0.host ?? $0.absoluteString)" })
     }
 
     /// The value at a dotted key path: object keys, and numbers as array indices. An empty path is the value.

@@ -8,8 +8,8 @@ struct PageFetcher: Sendable {
     var timeout: TimeInterval = 15
     /// The largest page accepted.
     static let maxBytes = 32 << 20
-    /// Said after a failure the table can retry (a page); left out where it cannot (an image lookup).
-    var retryHint = " Press r to retry."
+    /// What reading one page's JSON may cost.
+    var limits = JSONPageReader.Limits.default
 
     /// A body and the reply it came with; a status outside 200-299 is an error quoting the start of the body.
     func get(_ url: URL, accept: String = "application/json") async throws -> (body: Data, reply: HTTPReply) {
@@ -20,13 +20,13 @@ struct PageFetcher: Sendable {
         do {
             reply = try await HTTPClient.shared.get(request)
         } catch let failure as HTTPFailure {
-            throw ItemSourceError("cannot load \(url.absoluteString): \(Self.reason(failure))." + retryHint)
+            throw ItemSourceError("cannot load \(url.absoluteString): \(Self.reason(failure)).")
         }
         let body = Data(reply.body)
         if !reply.isSuccess {
             let detail = Self.snippet(body)
             throw ItemSourceError("\(url.absoluteString) answered HTTP \(reply.status)"
-                                  + (detail.isEmpty ? "" : " \(detail)") + "." + retryHint)
+                                  + (detail.isEmpty ? "" : " \(detail)") + ".")
         }
         return (body, reply)
     }
@@ -39,15 +39,35 @@ struct PageFetcher: Sendable {
         }
     }
 
-    /// The JSON body at `url`; a body that is not JSON is an error quoting its start.
-    func json(_ url: URL) async throws -> (json: Any, reply: HTTPReply) {
+    /// A page's JSON, the reply it came with, and what reading it left out or repaired.
+    struct JSONPage {
+        var json: Any
+        var reply: HTTPReply
+        var notes: [String]
+    }
+
+    /// The JSON body at `url`, read within `limits`; a body that is not JSON is an error quoting its start.
+    func json(_ url: URL) async throws -> JSONPage {
         let (body, reply) = try await get(url)
+        let read = try Self.read(body, from: url, limits: limits)
+        return JSONPage(json: read.value, reply: reply, notes: read.note.map { ["\(url.absoluteString): \($0)"] } ?? [])
+    }
+
+    /// Reads a body as JSON within `limits`; an empty body, or one that is not JSON, is an error quoting its start.
+    static func read(_ body: Data, from url: URL, limits: JSONPageReader.Limits = .default) throws(ItemSourceError)
+        -> JSONPageReader.Result
+    {
         guard !body.isEmpty else { throw ItemSourceError("\(url.absoluteString) answered an empty body, not JSON") }
         do {
-            return (try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), reply)
+            return try JSONPageReader.read([UInt8](body), limits: limits)
         } catch {
-            throw ItemSourceError("\(url.absoluteString) did not answer with JSON: \(Self.snippet(body))")
+            throw ItemSourceError("\(url.absoluteString) did not answer with JSON (\(error)): \(Self.snippet(body))")
         }
+    }
+
+    /// Untrusted text for a message: in quotes, cut to `limit` characters with `…`.
+    static func quote(_ text: String, limit: Int = 80) -> String {
+        "\"" + (text.count > limit ? text.prefix(limit) + "…" : text) + "\""
     }
 
     /// The first 60 characters of a body, on one line, for a message.

@@ -35,9 +35,11 @@ public struct PhotosSource: ItemSource {
         case .number(let number): url = pageURL(number)
         case .offset: throw ItemSourceError("jsonplaceholder pages are URLs, not \(cursor)")
         }
-        let (json, reply) = try await fetcher.json(url)
-        return try Self.parsePage(json, url: url, linkHeader: reply.header("Link"),
-                                  totalHeader: reply.header("X-Total-Count"), limit: limit)
+        let page = try await fetcher.json(url)
+        var parsed = try Self.parsePage(page.json, url: url, linkHeader: page.reply.header("Link"),
+                                        totalHeader: page.reply.header("X-Total-Count"), limit: limit)
+        parsed.notes = page.notes + parsed.notes
+        return parsed
     }
 
     static func parsePage(_ json: Any, url: URL, linkHeader: String?, totalHeader: String?,
@@ -50,6 +52,7 @@ public struct PhotosSource: ItemSource {
             throw ItemSourceError("\(address) answered an empty list: no photos on this page")
         }
         var items: [Item] = []
+        var notes: [String] = []
         for (index, element) in records.enumerated() {
             guard let record = element as? [String: Any] else {
                 throw ItemSourceError("photo \(index + 1) in \(address) is \(PageFetcher.kind(element)), not an object")
@@ -63,10 +66,14 @@ public struct PhotosSource: ItemSource {
                                       + (record["title"] == nil ? "no \"title\"" : "\(PageFetcher.kind(record["title"])) as \"title\", not text"))
             }
             let album = record["albumId"] as? Int
-            let image = (record["url"] as? String).flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
-            let thumbnail = (record["thumbnailUrl"] as? String).flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
+            var refused: [String] = []
+            let image = (record["url"] as? String).flatMap { RemoteLink.resolve($0, against: url, notes: &refused) }
+            let thumbnail = (record["thumbnailUrl"] as? String)
+                .flatMap { RemoteLink.resolve($0, against: url, notes: &refused) }
             var fields = [Item.Field("Photo", "\(id)")]
             if let album { fields.append(Item.Field("Album", "\(album)")) }
+            fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0) }
+            if !refused.isEmpty { notes.append("photo \(id): \(refused.joined(separator: "; "))") }
             let host = (thumbnail ?? image)?.host
             items.append(Item(id: "photo-\(id)", title: title,
                               subtitle: "photo \(id)" + (album.map { " · album \($0)" } ?? ""), fields: fields,
@@ -74,25 +81,28 @@ public struct PhotosSource: ItemSource {
         }
         let next: PageCursor?
         if let linkHeader {
-            next = Self.link("next", in: linkHeader, relativeTo: url).map { .url($0) }
+            next = Self.link("next", in: linkHeader).flatMap { target in
+                RemoteLink.resolve(target, against: url, notes: &notes).map { .url($0) }
+            }
         } else if records.count >= limit, let page = Self.pageNumber(of: url) {
             // No Link header: keep counting pages while they come full.
             next = .number(page + 1)
         } else {
             next = nil
         }
-        return ItemPage(items: items, next: next, totalCount: totalHeader.flatMap { Int($0) })
+        if notes.count > 3 { notes = Array(notes.prefix(2)) + ["and \(notes.count - 2) more links refused"] }
+        return ItemPage(items: items, next: next, totalCount: totalHeader.flatMap { Int($0) }, notes: notes)
     }
 
-    /// The URL of `rel` in a `Link` header (`<URL>; rel="next", <URL>; rel="last"`).
-    static func link(_ rel: String, in header: String, relativeTo base: URL) -> URL? {
+    /// The target of `rel` in a `Link` header (`<URL>; rel="next", <URL>; rel="last"`), as the server wrote it.
+    static func link(_ rel: String, in header: String) -> String? {
         for part in header.split(separator: ",") {
             let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
             let rels = pieces.dropFirst().filter { $0.lowercased().hasPrefix("rel=") }
                 .flatMap { $0.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).split(separator: " ") }
             if rels.contains(where: { $0 == rel }) {
-                return URL(string: String(target.dropFirst().dropLast()), relativeTo: base)?.absoluteURL
+                return String(target.dropFirst().dropLast())
             }
         }
         return nil

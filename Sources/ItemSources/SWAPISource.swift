@@ -36,19 +36,27 @@ public struct SWAPISource: ItemSource {
 
     public func page(at cursor: PageCursor) async throws -> ItemPage {
         guard case .url(let url) = cursor else { throw ItemSourceError("SWAPI pages are URLs, not \(cursor)") }
-        let (json, _) = try await fetcher.json(url)
-        let page = try Self.parsePage(json, url: url)
+        let fetched = try await fetcher.json(url)
+        var page = try Self.parsePage(fetched.json, url: url)
+        page.notes = fetched.notes + page.notes
         guard let lookup else { return page }
-        var resolved = page
-        resolved.items = await withTaskGroup(of: (Int, Item).self) { group in
-            for (index, item) in page.items.enumerated() {
+        let species = page.items
+        page.items = await withTaskGroup(of: (Int, Item).self) { group in
+            // A few lookups at a time: a page may list thousands of species.
+            var items = species
+            var pending = species.enumerated().makeIterator()
+            func addNext() {
+                guard let (index, item) = pending.next() else { return }
                 group.addTask { (index, Self.attach(await lookup.answer(for: item.title), to: item)) }
             }
-            var items = page.items
-            for await (index, item) in group { items[index] = item }
+            for _ in 0..<Self.concurrentLookups { addNext() }
+            for await (index, item) in group {
+                items[index] = item
+                addNext()
+            }
             return items
         }
-        return resolved
+        return page
     }
 
     /// Repeats the Instant Answer lookup of a species (failed lookups are not cached, so this asks again).
@@ -58,6 +66,9 @@ public struct SWAPISource: ItemSource {
         bare.fields.removeAll { Self.lookupFields.contains($0.label) }
         return Self.attach(await lookup.answer(for: item.title), to: bare)
     }
+
+    /// Image lookups made at once for one page.
+    static let concurrentLookups = 8
 
     /// The fields `attach` adds, removed before a lookup is attached again.
     static let lookupFields: Set<String> = ["Image", "Image lookup", "Abstract source", "Abstract URL", "Abstract"]
@@ -81,13 +92,16 @@ public struct SWAPISource: ItemSource {
                                   + (count.map { " although count says \($0)" } ?? ""))
         }
         var next: PageCursor?
+        var notes: [String] = []
         switch object["next"] {
         case nil, is NSNull: next = nil
         case let text as String:
-            guard let nextURL = URL(string: text, relativeTo: url)?.absoluteURL else {
-                throw ItemSourceError("\"next\" in \(address) is not a URL: \(text)")
+            switch RemoteLink.resolve(text, against: url) {
+            case .success(let nextURL): next = .url(nextURL)
+            case .failure(let refusal):
+                // The rows of this page are good; only the way on is not.
+                notes.append("the list stops here: \"next\" in \(address) is \(refusal)")
             }
-            next = .url(nextURL)
         case let other:
             throw ItemSourceError("\"next\" in \(address) is \(PageFetcher.kind(other)), not a URL or null")
         }
@@ -105,7 +119,7 @@ public struct SWAPISource: ItemSource {
             }
             items.append(item(name: name, record: record))
         }
-        return ItemPage(items: items, next: next, totalCount: count)
+        return ItemPage(items: items, next: next, totalCount: count, notes: notes)
     }
 
     static func item(name: String, record: [String: Any]) -> Item {

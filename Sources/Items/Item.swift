@@ -46,11 +46,15 @@ public struct ItemPage: Sendable {
     public var next: PageCursor?
     /// The total number of items, when the source says.
     public var totalCount: Int?
+    /// What the source left out or repaired on this page, in words for the status line: links it refused, items
+    /// past a limit, text that was not UTF-8. The rows that could be read are kept.
+    public var notes: [String]
 
-    public init(items: [Item], next: PageCursor?, totalCount: Int? = nil) {
+    public init(items: [Item], next: PageCursor?, totalCount: Int? = nil, notes: [String] = []) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
+        self.notes = notes
     }
 }
 

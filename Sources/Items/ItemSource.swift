@@ -8,6 +8,9 @@ public protocol ItemSource: Sendable {
     var firstPage: PageCursor { get }
     /// Loads one page. Throws an `ItemSourceError` a user can read.
     func page(at cursor: PageCursor) async throws -> ItemPage
+    /// Where the items and their links come from. Only a local source's items may name `file:` URLs: a server's
+    /// pages, headers and redirects may only point at http and https.
+    var origin: ItemOrigin { get }
     /// Looks up an item's picture again, for a row whose lookup failed (the `r` key): the item as it is now, or
     /// nil when the source has no lookup to repeat.
     func refreshImage(of item: Item) async -> Item?
@@ -15,6 +18,15 @@ public protocol ItemSource: Sendable {
 
 extension ItemSource {
     public func refreshImage(of item: Item) async -> Item? { nil }
+    public var origin: ItemOrigin { .remote }
+}
+
+/// Where a source's items come from, and so which URLs their images may have.
+public enum ItemOrigin: Sendable, Equatable {
+    /// From this machine (a folder the user named): `file:` URLs.
+    case local
+    /// From a server (an API, the demo server): http and https only.
+    case remote
 }
 
 /// Why a page could not be loaded, in words a user can act on.

@@ -1,19 +1,33 @@
 import Foundation
 import HTTP
+import LocalFiles
 
-/// The live `DataLoading`: http and https through an `HTTPClient` (libcurl), local files through FileHandle.
+/// The live `DataLoading`: http and https through an `HTTPClient` (libcurl), local files (when allowed) through
+/// `LocalFile`.
 ///
 /// The client counts bytes as they arrive, stops a load at the byte limit, the redirect limit or the time limit,
 /// and ends it (closing the connection) when the calling Swift task is cancelled. No URL cache: the pipeline keeps
 /// its own caches.
 public final class DataLoader: DataLoading {
+    /// Whether `file:` URLs may be read.
+    public enum LocalFiles: Sendable {
+        /// Only http and https: for every source whose URLs come from a server (a page, a header, a redirect), so
+        /// that no server can make ThumbTable read the user's files.
+        case refused
+        /// `file:` URLs too: only for sources on this machine (a folder, a file named on the command line).
+        case allowed
+    }
+
     private let client: HTTPClient
     private let userAgent: String
+    private let localFiles: LocalFiles
 
     /// - Parameters:
+    ///   - localFiles: whether `file:` URLs may be read; refused unless the source is on this machine.
     ///   - userAgent: sent with every HTTP request.
     ///   - client: the connection pool to load through; the process's own by default.
-    public init(userAgent: String = "ThumbTable", client: HTTPClient = .shared) {
+    public init(localFiles: LocalFiles = .refused, userAgent: String = "ThumbTable", client: HTTPClient = .shared) {
+        self.localFiles = localFiles
         self.userAgent = userAgent
         self.client = client
     }
@@ -24,7 +38,9 @@ public final class DataLoader: DataLoading {
         try Task.checkCancellation()
         switch url.scheme?.lowercased() {
         case "http", "https": return try await loadHTTP(url, limits: limits, received: received)
-        case "file": return try Self.loadFile(url, limits: limits, received: received)
+        case "file":
+            guard localFiles == .allowed else { throw LoadError.localFileRefused(url: url) }
+            return try await Self.loadFile(url, limits: limits, received: received)
         default: throw LoadError.unsupportedScheme(url: url)
         }
     }
@@ -60,46 +76,25 @@ public final class DataLoader: DataLoading {
 
     // MARK: Files
 
-    /// Reads a local file in chunks, reporting each, within the byte limit. Image files are small: reading them on
-    /// the calling task's thread costs less than handing the read to another thread.
-    static func loadFile(_ url: URL, limits: LoadLimits, received: @Sendable (Int) -> Void) throws -> LoadedData {
-        let path = url.path
-        let attributes: [FileAttributeKey: Any]
+    /// Reads a local file the user chose, within the byte limit, on the blocking-I/O threads; only a regular file is
+    /// read (see `LocalFile`).
+    static func loadFile(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws
+        -> LoadedData
+    {
+        guard let path = LocalPath(fileURL: url) else {
+            throw LoadError.unreadableFile(path: url.absoluteString, reason: "not a file on this machine")
+        }
+        let maxBytes = limits.maxBytes
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw LoadError.unreadableFile(path: path, reason: fileErrorReason(error))
-        }
-        if attributes[.type] as? FileAttributeType == .typeDirectory {
-            throw LoadError.unreadableFile(path: path, reason: "it is a folder, not an image file")
-        }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        if size > limits.maxBytes { throw LoadError.tooLarge(limit: limits.maxBytes, url: url) }
-
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw LoadError.unreadableFile(path: path, reason: fileErrorReason(error))
-        }
-        defer { try? handle.close() }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        while true {
-            try Task.checkCancellation()
-            let chunk: Data
-            do {
-                guard let read = try handle.read(upToCount: 256 << 10), !read.isEmpty else { break }
-                chunk = read
-            } catch {
-                throw LoadError.unreadableFile(path: path, reason: fileErrorReason(error))
+            let bytes = try await BlockingIO.run { () throws(LocalFile.Failure) -> [UInt8] in
+                try LocalFile.read(path, limit: maxBytes, received: received)
             }
-            bytes.append(contentsOf: chunk)
-            received(chunk.count)
-            // The file may have grown since it was measured.
-            if bytes.count > limits.maxBytes { throw LoadError.tooLarge(limit: limits.maxBytes, url: url) }
+            try Task.checkCancellation()
+            return LoadedData(bytes: bytes)
+        } catch let failure as LocalFile.Failure {
+            if case .tooLarge = failure.reason { throw LoadError.tooLarge(limit: maxBytes, url: url) }
+            throw LoadError.unreadableFile(path: path.description, reason: failure.shortReason)
         }
-        return LoadedData(bytes: bytes)
     }
 }
 

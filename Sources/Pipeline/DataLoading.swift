@@ -65,13 +65,15 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedScheme(url: URL)
     /// A local file that cannot be read.
     case unreadableFile(path: String, reason: String)
+    /// A `file:` URL from a source whose URLs come from a server: never opened.
+    case localFileRefused(url: URL)
 
     /// Whether an automatic retry may succeed: connection errors, timeouts, 408, 429 and 5xx.
     public var isRetryable: Bool {
         switch self {
         case .httpStatus(let status, _, _): status == 408 || status == 429 || (500...599).contains(status)
         case .connection, .timedOut: true
-        case .tooLarge, .tooManyRedirects, .unsupportedScheme, .unreadableFile: false
+        case .tooLarge, .tooManyRedirects, .unsupportedScheme, .unreadableFile, .localFileRefused: false
         }
     }
 
@@ -98,6 +100,9 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot load \(url.absoluteString): only http, https and file URLs are supported"
         case .unreadableFile(let path, let reason):
             "cannot read \(path): \(reason)"
+        case .localFileRefused(let url):
+            "refused to open \(url.absoluteString): this source's images come from a server, which may only "
+                + "point at http and https"
         }
     }
 

@@ -133,7 +133,8 @@ extension TableController {
                 + "Press r or Enter to retry."
             list.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.error, maxWidth: width)
         case .end:
-            let text = "— end of the list: \(items.count) item\(items.count == 1 ? "" : "s") —"
+            let text = items.isEmpty ? "— \(pageNotes.last ?? "the list is empty") —"
+                : "— end of the list: \(items.count) item\(items.count == 1 ? "" : "s") —"
             list.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.attribution, maxWidth: width)
         case .more:
             break

@@ -61,6 +61,9 @@ public final class TableController {
     public private(set) var showingHelp = false
     /// A one-line note for the status line (the result of the last action), cleared by the next key.
     public var status: String?
+    /// What the source left out or repaired on the pages loaded so far (links refused, items past a limit, bad
+    /// UTF-8), latest last; the latest page's are shown in the status line when it arrives.
+    public private(set) var pageNotes: [String] = []
     /// Whether the overlay of slots and counters (`s`) is shown.
     public internal(set) var showingReuseOverlay = false
     /// Counters the app adds to the overlay (the pipeline's), read each time it is drawn.
@@ -352,8 +355,15 @@ public final class TableController {
             })
         }
         listStatus = page.next.map { .more($0) } ?? .end
+        if !page.notes.isEmpty {
+            pageNotes = Array((pageNotes + page.notes).suffix(Self.keptNotes))
+            status = page.notes.joined(separator: " · ")
+        }
         changed()
     }
+
+    /// The most page notes kept.
+    static let keptNotes = 50
 
     private func pageFailed(_ error: any Error, cursor: PageCursor) {
         listStatus = .failed(message: String(describing: error), cursor: cursor)

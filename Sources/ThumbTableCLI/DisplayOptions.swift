@@ -89,7 +89,8 @@ struct DisplayOptions: ParsableArguments {
     @MainActor
     func runApp(source: any ItemSource, simulatedLatency: ClosedRange<Duration>? = nil) async throws {
         let size = ThumbnailSize(thumbSize) ?? ThumbnailSize(columns: 12, rows: 5)
-        var loader: any DataLoading = DataLoader()
+        // Only a folder's rows may be read from local files; a server's links never are.
+        var loader: any DataLoading = DataLoader(localFiles: source.origin == .local ? .allowed : .refused)
         if let simulatedLatency { loader = SimulatedLatencyLoader(base: loader, latency: simulatedLatency) }
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: try diskCache())
         let configuration = TableController.Configuration(thumbnail: size, lowData: lowData, prefetch: !noPrefetch)

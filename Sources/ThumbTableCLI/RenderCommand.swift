@@ -191,7 +191,8 @@ struct RenderSettings: Equatable, Sendable {
         }
         do {
             let limits = LoadLimits(timeout: .seconds(timeout))
-            return try await DataLoader().load(url, limits: limits) { _ in }.bytes
+            // The user named this URL on the command line: a file: URL is theirs to read.
+            return try await DataLoader(localFiles: .allowed).load(url, limits: limits) { _ in }.bytes
         } catch {
             RenderCommand.printError("cannot download \(input): \(error)")
             throw ExitCode.failure

@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 @testable import Pipeline
 import Synchronization
 import Testing
@@ -253,11 +254,31 @@ import TestSupport
 
     // MARK: Files
 
+    /// What a folder's rows load through: local files allowed.
+    let localLoader = DataLoader(localFiles: .allowed)
+
+    @Test func aFileURLIsRefusedUnlessTheSourceIsLocal() async throws {
+        let file = try TemporaryFile(bytes: image)
+        await #expect(throws: LoadError.localFileRefused(url: file.url)) {
+            try await loader.load(file.url, limits: .default) { _ in }
+        }
+        #expect(try await localLoader.load(file.url, limits: .default) { _ in }.bytes == image)
+    }
+
+    @Test func aFIFOIsRefusedWithoutBlocking() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString).jpg").path
+        #expect(mkfifo(path, 0o644) == 0)
+        defer { unlink(path) }
+        await #expect(throws: LoadError.unreadableFile(path: path, reason: "not a regular file (a FIFO (named pipe))")) {
+            try await localLoader.load(URL(fileURLWithPath: path), limits: .default) { _ in }
+        }
+    }
+
     @Test func aFileIsReadWhole() async throws {
         let file = try TemporaryFile(bytes: image)
         let chunks = ReceivedChunks()
 
-        let data = try await loader.load(file.url, limits: .default, received: chunks.record)
+        let data = try await localLoader.load(file.url, limits: .default, received: chunks.record)
 
         #expect(data.bytes == image)
         #expect(chunks.total == image.count)
@@ -266,14 +287,15 @@ import TestSupport
     @Test func aMissingFileIsUnreadable() async throws {
         let url = URL(fileURLWithPath: "/nonexistent/thumbtable/\(UUID().uuidString).png")
         await #expect(throws: LoadError.unreadableFile(path: url.path, reason: "no such file")) {
-            try await loader.load(url, limits: .default) { _ in }
+            try await localLoader.load(url, limits: .default) { _ in }
         }
     }
 
     @Test func aFolderIsUnreadable() async throws {
         let url = FileManager.default.temporaryDirectory
-        await #expect(throws: LoadError.unreadableFile(path: url.path, reason: "it is a folder, not an image file")) {
-            try await loader.load(url, limits: .default) { _ in }
+        let shown = try #require(LocalPath(fileURL: url)).description
+        await #expect(throws: LoadError.unreadableFile(path: shown, reason: "not a regular file (a folder)")) {
+            try await localLoader.load(url, limits: .default) { _ in }
         }
     }
 
@@ -281,7 +303,7 @@ import TestSupport
         let file = try TemporaryFile(bytes: image)
         let chunks = ReceivedChunks()
         await #expect(throws: LoadError.tooLarge(limit: 1_000, url: file.url)) {
-            try await loader.load(file.url, limits: LoadLimits(maxBytes: 1_000), received: chunks.record)
+            try await localLoader.load(file.url, limits: LoadLimits(maxBytes: 1_000), received: chunks.record)
         }
         #expect(chunks.total == 0)
     }
