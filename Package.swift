@@ -78,6 +78,7 @@ let package = Package(
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
             "Table", "Cells", "Items", "Codecs", "TextArt", "Pipeline", "App", "TestSupport", "DemoServer", "HTTP",
+            "ItemSources",
         ]),
 
         // MARK: Tests

@@ -1,0 +1,47 @@
+import Foundation
+import ItemSources
+
+/// Reading big JSON pages: the bounded page reader against JSONSerialization (what the sources used before), on
+/// three 28-37 MB pages made here: many items, many small numbers, and a deep-ish page of nested lists.
+///
+/// Time is wall time of one read; memory is the growth of the peak resident size (`ru_maxrss`) across the read,
+/// so the bounded reader runs first, before JSONSerialization raises the peak.
+func runJSONPageBenchmark() {
+    let pages: [(name: String, body: [UInt8])] = [
+        ("250,000 photo records", Array(("{\"items\":[" + (0..<250_000).map {
+            "{\"id\":\($0),\"title\":\"photo \($0)\",\"url\":\"https://example.com/\($0).jpg\","
+                + "\"thumbnailUrl\":\"https://example.com/t/\($0).jpg\",\"albumId\":\($0 / 50)}"
+        }.joined(separator: ",") + "]}").utf8)),
+        ("14,000,000 small numbers", Array(("{\"items\":[" + Array(repeating: "1", count: 14_000_000)
+            .joined(separator: ",") + "]}").utf8)),
+        ("1,000,000 lists of 5", Array(("[" + Array(repeating: "[1,[2,[3,[4,[5]]]]]", count: 1_000_000)
+            .joined(separator: ",") + "]").utf8)),
+    ]
+    print("JSON pages: bounded reader vs JSONSerialization (wall time of one read, growth of peak RSS)")
+    for page in pages {
+        let (readerTime, readerMemory, kept) = measure {
+            (try? JSONPageReader.read(page.body)).map { (($0.value as? [String: Any])?["items"] as? [Any])?.count ?? -1 }
+        }
+        let (foundationTime, foundationMemory, _) = measure {
+            (try? JSONSerialization.jsonObject(with: Data(page.body))).map { _ in 0 }
+        }
+        print(String(format: "  %@ (%.1f MB): reader %.2f s, +%d MB (kept %d items) | JSONSerialization %.2f s, +%d MB"
+                     + " | time ratio %.3f", page.name, Double(page.body.count) / 1e6, readerTime, readerMemory >> 20,
+                     kept ?? -1, foundationTime, foundationMemory >> 20, readerTime / foundationTime))
+    }
+}
+
+private func measure(_ work: () -> Int?) -> (seconds: Double, peakGrowth: Int, result: Int?) {
+    let before = peakResident()
+    let start = ContinuousClock.now
+    let result = work()
+    let elapsed = ContinuousClock.now - start
+    let (seconds, attoseconds) = elapsed.components
+    return (Double(seconds) + Double(attoseconds) / 1e18, peakResident() - before, result)
+}
+
+private func peakResident() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    return usage.ru_maxrss * 1024
+}
