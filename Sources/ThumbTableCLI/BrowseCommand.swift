@@ -44,7 +44,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(help: "The page size query parameter to send with --page-param (e.g. _limit).")
     var limitParam: String?
 
-    @Option(help: "Items a page with --limit-param.")
+    @Option(parsing: .unconditional, help: "Items a page with --limit-param (1 to \(Ceiling.pageItems)).")
     var limit = 20
 
     @OptionGroup var display: DisplayOptions
@@ -70,7 +70,7 @@ struct BrowseCommand: AsyncParsableCommand {
         guard title != nil else {
             throw ValidationError("browse URL needs --title KEYPATH: where each item keeps its title")
         }
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+        try Ceiling.check(limit, "--limit", in: 1...Ceiling.pageItems)
     }
 
     @MainActor

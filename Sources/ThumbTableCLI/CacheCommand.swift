@@ -28,9 +28,12 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let stats = try location.open().stats()
-            print("cache:   \(stats.directory.path)")
-            print("entries: \(stats.entries)")
-            print("size:    \(Self.megabytes(stats.bytes)) of \(Self.megabytes(stats.limit))")
+            Messages.write("""
+                cache:   \(stats.directory.path)
+                entries: \(stats.entries)
+                size:    \(Self.megabytes(stats.bytes)) of \(Self.megabytes(stats.limit))
+
+                """, to: .standardOutput)
         }
 
         static func megabytes(_ bytes: Int) -> String {
@@ -46,7 +49,8 @@ struct CacheCommand: ParsableCommand {
             let cache = try location.open()
             let before = cache.stats()
             cache.removeAll()
-            print("removed \(before.entries) entries (\(Stats.megabytes(before.bytes))) from \(before.directory.path)")
+            Messages.write("removed \(before.entries) entries (\(Stats.megabytes(before.bytes))) from "
+                           + "\(before.directory.path)\n", to: .standardOutput)
         }
     }
 }

@@ -22,11 +22,13 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var display: DisplayOptions
     @OptionGroup var server: DemoServerOptions
 
-    @Option(help: "The demo server's port (0: any free port).")
-    var port: UInt16 = 0
+    @Option(parsing: .unconditional, help: "The demo server's port (0: any free port).")
+    var port = 0
 
     static let attribution =
         "All images from the demo server's Instant Answers: scikit-image sample data (public domain, CC0, BSD)"
+
+    func validate() throws { try DemoServerOptions.checkPort(port) }
 
     @MainActor
     func run() async throws {
@@ -53,13 +55,15 @@ struct ServeDemoCommand: AsyncParsableCommand {
         commandName: "serve-demo",
         abstract: "Run the demo server on 127.0.0.1 until interrupted.")
 
-    @Option(help: "The port to listen on (0: any free port).")
-    var port: UInt16 = 8737
+    @Option(parsing: .unconditional, help: "The port to listen on (0: any free port).")
+    var port = 8737
 
     @Flag(help: "Append the demo cases (hostile, long and wide titles, missing and broken images) to the species.")
     var demoCases = false
 
     @OptionGroup var server: DemoServerOptions
+
+    func validate() throws { try DemoServerOptions.checkPort(port) }
 
     func run() async throws {
         let demo = try await server.start(port: port, demoCases: demoCases)
@@ -75,7 +79,7 @@ struct ServeDemoCommand: AsyncParsableCommand {
               thumbtable photos --base-url \(base)/
 
             """
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Messages.write(text, to: .standardOutput)
         await demo.wait()
     }
 }

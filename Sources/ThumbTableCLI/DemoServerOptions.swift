@@ -5,26 +5,35 @@ import Foundation
 
 /// How the embedded demo server answers: latency and faults, shared by `demo` and `serve-demo`.
 struct DemoServerOptions: ParsableArguments {
-    @Option(help: "The least time each request to the demo server waits, in milliseconds.")
+    // Number options take the next argument whatever it looks like, so a negative number is told it is out of range.
+    @Option(parsing: .unconditional,
+            help: "The least time each request to the demo server waits, in ms (at most \(Ceiling.demoDelayMS)).")
     var latency = 150
 
-    @Option(help: "Random extra time each request waits, up to this many milliseconds.")
+    @Option(parsing: .unconditional,
+            help: "Random extra time each request waits, up to this many ms (at most \(Ceiling.demoDelayMS)).")
     var jitter = 450
 
-    @Option(help: "Extra time a page of rows takes, in milliseconds.")
+    @Option(parsing: .unconditional, help: "Extra time a page of rows takes, in ms (at most \(Ceiling.demoDelayMS)).")
     var pageDelay = 100
 
-    @Option(help: "The share of requests that fail (0 to 1): half answer 500, half lose the connection mid-body.")
+    @Option(parsing: .unconditional,
+            help: "The share of requests that fail (0 to 1): half answer 500, half lose the connection mid-body.")
     var failRate = 0.0
 
     @Option(help: "Seeds the latency and fault draws: the same seed repeats a run.")
     var seed: UInt64 = 1
 
     func validate() throws {
-        guard latency >= 0, jitter >= 0, pageDelay >= 0 else {
-            throw ValidationError("--latency, --jitter and --page-delay must not be negative")
-        }
-        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be between 0 and 1, got \(failRate)") }
+        try Ceiling.check(latency, "--latency", in: 0...Ceiling.demoDelayMS, unit: "ms")
+        try Ceiling.check(jitter, "--jitter", in: 0...Ceiling.demoDelayMS, unit: "ms")
+        try Ceiling.check(pageDelay, "--page-delay", in: 0...Ceiling.demoDelayMS, unit: "ms")
+        try Ceiling.check(failRate, "--fail-rate", in: 0...1, then: "0.1 fails one request in ten")
+    }
+
+    /// Checks a `--port` option: `UInt16` would parse it, but with "The value '70000' is invalid" for a message.
+    static func checkPort(_ port: Int) throws(ValidationError) {
+        try Ceiling.check(port, "--port", in: 0...Int(UInt16.max), then: "0 takes any free port")
     }
 
     func configuration(port: UInt16, demoCases: Bool) -> DemoServer.Configuration {
@@ -34,13 +43,13 @@ struct DemoServerOptions: ParsableArguments {
     }
 
     /// Starts the server on the bundled data; errors are messages for the user.
-    func start(port: UInt16, demoCases: Bool) async throws -> DemoServer {
+    func start(port: Int, demoCases: Bool) async throws -> DemoServer {
         guard let directory = DemoResources.directory else {
             throw ValidationError("the bundled demo data (Resources/demo) was not found next to the executable")
         }
         do {
             return try await DemoServer.start(dataDirectory: directory,
-                                              configuration: configuration(port: port, demoCases: demoCases))
+                                              configuration: configuration(port: UInt16(port), demoCases: demoCases))
         } catch {
             throw ValidationError("\(error)")
         }

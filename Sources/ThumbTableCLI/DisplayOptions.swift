@@ -8,7 +8,9 @@ import TextArt
 
 /// Options every browsing command shares: how thumbnails look, and how images are fetched and cached.
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "Thumbnail size in cells, COLSxROWS.")
+    // Number options take the next argument whatever it looks like, so a negative number is told it is out of range
+    // instead of "Missing value" (ArgumentParser reads a leading dash as an option).
+    @Option(parsing: .unconditional, help: "Thumbnail size in cells, COLSxROWS, at most \(Ceiling.thumbnail).")
     var thumbSize = "12x5"
 
     @Option(help: "Text-art mode: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -17,7 +19,8 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")
     var color: ColorDepth?
 
-    @Option(help: "Memory for cached thumbnails, bitmaps and image bytes, in MB.")
+    @Option(parsing: .unconditional,
+            help: "Memory for cached thumbnails, bitmaps and image bytes, in MB (0 to \(Ceiling.memoryCacheMB)).")
     var memoryCacheMb = 64
 
     @Option(help: "Where downloaded images are kept between runs (default: $XDG_CACHE_HOME/thumbtable).")
@@ -26,7 +29,7 @@ struct DisplayOptions: ParsableArguments {
     @Flag(help: "Keep no images on disk.")
     var noDiskCache = false
 
-    @Option(help: "The disk cache's size limit, in MB.")
+    @Option(parsing: .unconditional, help: "The disk cache's size limit, in MB (0 to \(Ceiling.diskCacheMB)).")
     var diskCacheMb = 200
 
     @Option(help: "Write the pipeline's and the slots' counters here as JSON when the program ends.")
@@ -35,16 +38,19 @@ struct DisplayOptions: ParsableArguments {
     @Flag(help: "Use each item's small image everywhere, the detail pane included.")
     var lowData = false
 
-    @Option(help: "The most image downloads at once.")
+    @Option(parsing: .unconditional, help: "The most image downloads at once (1 to \(Ceiling.downloads)).")
     var maxDownloads = 6
 
-    @Option(help: "The most image downloads at once from one host.")
+    @Option(parsing: .unconditional,
+            help: "The most image downloads at once from one host (1 to \(Ceiling.downloads)).")
     var maxDownloadsPerHost = 6
 
-    @Option(help: "Seconds an image download may take.")
+    @Option(parsing: .unconditional,
+            help: "Seconds an image download may take (at most \(Int(Ceiling.timeoutSeconds))).")
     var timeout: Double = 15
 
-    @Option(help: "The largest image download, in MB; a larger one is stopped there.")
+    @Option(parsing: .unconditional,
+            help: "The largest image download, in MB (1 to \(Ceiling.imageMB)); a larger one is stopped there.")
     var maxImageMb = 20
 
     @Flag(help: "Do not fetch the thumbnails of the next screen ahead of need.")
@@ -54,16 +60,20 @@ struct DisplayOptions: ParsableArguments {
     var reuseOverlay = false
 
     func validate() throws {
-        guard ThumbnailSize(thumbSize) != nil else {
-            throw ValidationError("--thumb-size must look like 12x5 (columns x rows), got '\(thumbSize)'")
-        }
-        guard memoryCacheMb >= 0, diskCacheMb >= 0, maxImageMb >= 1 else {
-            throw ValidationError("--memory-cache-mb and --disk-cache-mb must not be negative, --max-image-mb at least 1")
-        }
-        guard maxDownloads >= 1, maxDownloadsPerHost >= 1 else {
-            throw ValidationError("--max-downloads and --max-downloads-per-host must be at least 1")
-        }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        _ = try thumbnailSize()
+        try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")
+        try Ceiling.check(diskCacheMb, "--disk-cache-mb", in: 0...Ceiling.diskCacheMB, unit: "MB",
+                          then: "--no-disk-cache keeps nothing on disk")
+        try Ceiling.check(maxDownloads, "--max-downloads", in: 1...Ceiling.downloads)
+        try Ceiling.check(maxDownloadsPerHost, "--max-downloads-per-host", in: 1...Ceiling.downloads)
+        try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
+        try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
+    }
+
+    /// --thumb-size, parsed by the same rule as `render --size`.
+    func thumbnailSize() throws(ValidationError) -> ThumbnailSize {
+        let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
+        return ThumbnailSize(columns: box.columns, rows: box.rows)
     }
 
     /// The disk cache the options ask for, or nil with --no-disk-cache.
@@ -88,7 +98,7 @@ struct DisplayOptions: ParsableArguments {
     /// Opens the table on a source and runs it until the user quits.
     @MainActor
     func runApp(source: any ItemSource, simulatedLatency: ClosedRange<Duration>? = nil) async throws {
-        let size = ThumbnailSize(thumbSize) ?? ThumbnailSize(columns: 12, rows: 5)
+        let size = try thumbnailSize()
         // Only a folder's rows may be read from local files; a server's links never are.
         var loader: any DataLoading = DataLoader(localFiles: source.origin == .local ? .allowed : .refused)
         if let simulatedLatency { loader = SimulatedLatencyLoader(base: loader, latency: simulatedLatency) }

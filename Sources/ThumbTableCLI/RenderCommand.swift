@@ -23,13 +23,17 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: "An image file (JPEG, PNG, GIF, WebP) or an http(s) URL.")
     var input: String
 
-    @Option(help: "The box to fit in, in cells: COLSxROWS (default: the terminal's size, else 80x24).")
+    // Number options take the next argument whatever it looks like, so `--size -5x3` is told what is wrong with
+    // -5x3 instead of "Missing value for '--size'" (ArgumentParser reads a leading dash as an option).
+    @Option(parsing: .unconditional, help: """
+        The box to fit in, in cells: COLSxROWS, at most \(Ceiling.renderBox) (default: the terminal's size, else 80x24).
+        """)
     var size: String?
 
-    @Option(help: "Columns of the box (overrides the width of --size).")
+    @Option(parsing: .unconditional, help: "Columns of the box, 1 to \(Ceiling.renderBox.columns) (overrides --size).")
     var cols: Int?
 
-    @Option(help: "Rows of the box (overrides the height of --size).")
+    @Option(parsing: .unconditional, help: "Rows of the box, 1 to \(Ceiling.renderBox.rows) (overrides --size).")
     var rows: Int?
 
     @Flag(help: "Fill the box exactly instead of keeping the aspect ratio.")
@@ -47,13 +51,16 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "Dithering for the palette depths (none, 16, 256 colours).")
     var dither: Dither = TextArtOptions.default.dither
 
-    @Option(help: "A cell's width divided by its height.")
+    @Option(parsing: .unconditional, help: """
+        A cell's width divided by its height, \(Ceiling.cellAspect.lowerBound) to \(Ceiling.cellAspect.upperBound).
+        """)
     var cellAspect: Double = TextArtOptions.default.cellAspect
 
     @Option(help: "The terminal's background, #RRGGBB: transparent pixels are drawn on it.")
     var background = "#000000"
 
-    @Option(help: "Seconds to wait for an http(s) download.")
+    @Option(parsing: .unconditional,
+            help: "Seconds to wait for an http(s) download, at most \(Int(Ceiling.timeoutSeconds)).")
     var timeout: Double = 15
 
     /// What was asked, as plain values.
@@ -65,16 +72,6 @@ struct RenderCommand: AsyncParsableCommand {
     func validate() throws { try settings.validate() }
 
     func run() async throws { try await settings.run() }
-
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("thumbtable: \(message)\n".utf8))
-    }
-
-    static func parseSize(_ text: String) -> (columns: Int, rows: Int)? {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1 else { return nil }
-        return (c, r)
-    }
 
     static func parseColor(_ text: String) -> RGBA? {
         var hex = Substring(text)
@@ -119,18 +116,15 @@ struct RenderSettings: Equatable, Sendable {
     var timeout: Double = 15
 
     func validate() throws(ValidationError) {
-        if let size, RenderCommand.parseSize(size) == nil {
-            throw ValidationError("--size must look like 40x20 (columns x rows, both at least 1), got '\(size)'")
-        }
-        if let cols, cols < 1 { throw ValidationError("--cols must be at least 1, got \(cols)") }
-        if let rows, rows < 1 { throw ValidationError("--rows must be at least 1, got \(rows)") }
-        guard cellAspect > 0, cellAspect.isFinite else {
-            throw ValidationError("--cell-aspect must be a positive number, got \(cellAspect)")
-        }
+        if let size { _ = try CellBox(parsing: size, option: "--size", ceiling: Ceiling.renderBox) }
+        if let cols { try Ceiling.check(cols, "--cols", in: 1...Ceiling.renderBox.columns) }
+        if let rows { try Ceiling.check(rows, "--rows", in: 1...Ceiling.renderBox.rows) }
+        try Ceiling.check(cellAspect, "--cell-aspect", in: Ceiling.cellAspect,
+                          then: "a terminal's cell is usually about 0.5 (twice as tall as wide)")
         guard RenderCommand.parseColor(background) != nil else {
             throw ValidationError("--background must look like #000000, got '\(background)'")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive, got \(timeout)") }
+        try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
     }
 
     /// Whether the input is an http(s) URL rather than a file.
@@ -160,10 +154,10 @@ struct RenderSettings: Equatable, Sendable {
                 return try FittedDecoding.decode(bytes, columns: box.columns, rows: box.rows, options: options)
             }
         } catch let failure as RenderFailure {
-            RenderCommand.printError(failure.message)
+            Messages.error(failure.message)
             throw ExitCode.failure
         }
-        if let warning = decoded.warning { RenderCommand.printError("warning: \(input): \(warning)") }
+        if let warning = decoded.warning { Messages.error("warning: \(input): \(warning)") }
         let grid = stretch ? box : TextArtRenderer.fit(
             imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
             maxColumns: box.columns, maxRows: box.rows, cellAspect: cellAspect)
@@ -173,7 +167,13 @@ struct RenderSettings: Equatable, Sendable {
 
     /// The box to fit in: --size, --cols and --rows, else the terminal's size (less a line for the prompt).
     func box() -> (columns: Int, rows: Int) {
-        var box = size.flatMap(RenderCommand.parseSize) ?? RenderCommand.terminalSize() ?? (80, 24)
+        // validate() has checked --size; a terminal wider or taller than the ceiling gets the ceiling.
+        var box: (columns: Int, rows: Int) = (80, 24)
+        if let size, let parsed = try? CellBox(parsing: size, option: "--size", ceiling: Ceiling.renderBox) {
+            box = (parsed.columns, parsed.rows)
+        } else if let terminal = RenderCommand.terminalSize() {
+            box = (min(terminal.columns, Ceiling.renderBox.columns), min(terminal.rows, Ceiling.renderBox.rows))
+        }
         if let cols { box.columns = cols }
         if let rows { box.rows = rows }
         return box
@@ -186,7 +186,7 @@ struct RenderSettings: Equatable, Sendable {
     /// The bytes at the input's URL.
     func download() async throws -> [UInt8] {
         guard let url = URL(string: input) else {
-            RenderCommand.printError("\(input): not a valid URL")
+            Messages.error("\(input): not a valid URL")
             throw ExitCode.failure
         }
         do {
@@ -194,7 +194,7 @@ struct RenderSettings: Equatable, Sendable {
             // The user named this URL on the command line: a file: URL is theirs to read.
             return try await DataLoader(localFiles: .allowed).load(url, limits: limits) { _ in }.bytes
         } catch {
-            RenderCommand.printError("cannot download \(input): \(error)")
+            Messages.error("cannot download \(input): \(error)")
             throw ExitCode.failure
         }
     }

@@ -51,14 +51,14 @@ struct PhotosCommand: AsyncParsableCommand {
     @Option(help: "The site's root; photos are at photos under it.")
     var baseURL = PhotosSource.defaultBaseURL.absoluteString
 
-    @Option(help: "Photos a page.")
+    @Option(parsing: .unconditional, help: "Photos a page (1 to \(Ceiling.pageItems)).")
     var limit = 20
 
     @OptionGroup var display: DisplayOptions
 
     func validate() throws {
         _ = try httpURL(baseURL, option: "--base-url")
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        try Ceiling.check(limit, "--limit", in: 1...Ceiling.pageItems)
     }
 
     @MainActor

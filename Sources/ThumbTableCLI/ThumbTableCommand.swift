@@ -2,22 +2,36 @@ import ArgumentParser
 
 /// The entry point. `thumbtable render …` is parsed by `RenderSettings(quickParsing:)` first: ArgumentParser
 /// reflects over the options of every command it might parse, which took longer than rendering a picture. What the
-/// quick parser does not take (help, a mistake) goes the long way, so messages and help are ArgumentParser's.
+/// quick parser does not take (help, a mistake) goes the long way, so messages and help are ArgumentParser's. A first
+/// argument that is no command gets a suggestion, and every message is escaped (`Messages`).
 @main
 enum Main {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let mistake = CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {
+            Messages.exit(withError: ValidationError(mistake))
+        }
         if arguments.first == RenderCommand.configuration.commandName,
            let render = RenderSettings(quickParsing: Array(arguments.dropFirst())) {
             do {
                 // A file is read, decoded and rendered right here on the main thread: no hop to another thread.
                 try render.isURL ? await render.run() : render.render(downloaded: nil)
             } catch {
-                ThumbTableCommand.exit(withError: error)
+                Messages.exit(withError: error)
             }
             return
         }
-        await ThumbTableCommand.main()
+        // ArgumentParser's own main, but its messages quote the user's arguments raw: they leave by Messages.
+        do {
+            var command = try await ThumbTableCommand.asyncParseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Messages.exit(withError: error)
+        }
     }
 }
 
@@ -30,4 +44,6 @@ struct ThumbTableCommand: AsyncParsableCommand {
                       ServeDemoCommand.self, RenderCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self
     )
+
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }
 }

@@ -11,6 +11,7 @@ import Testing
         ["--size=40x20", "--stretch", "b c.png"],
         ["--mode", "braille", "--color", "256", "--dither", "fs", "x.gif", "--cols", "12"],
         ["https://example.com/a.webp", "--timeout", "2.5", "--background", "#ffffff", "--cell-aspect", "0.45"],
+        ["a.jpg", "--size", "1000x1000", "--cols", "1000", "--timeout", "3600"],
         ["--rows=3", "--cols=4", "img.png", "--color=truecolor"],
     ]
 
@@ -20,6 +21,10 @@ import Testing
         ["a.jpg", "--mode", "sixel"], ["a.jpg", "--cols", "0"], ["a.jpg", "--cols", "-3"], ["a.jpg", "--bogus", "1"],
         ["a.jpg", "--stretch=yes"], ["a.jpg", "--size", "8x8", "--size", "9x9"], ["--", "a.jpg"], ["-"],
         ["a.jpg", "--background", "white"], ["a.jpg", "--timeout", "0"], ["a.jpg", "--cell-aspect", "nan"],
+        // Over a ceiling or below a floor: ArgumentParser prints the message, the same one for both paths.
+        ["a.jpg", "--size", "100000x100000"], ["a.jpg", "--size", "-5x3"], ["a.jpg", "--size=-5x3"],
+        ["a.jpg", "--cols", "1001"], ["a.jpg", "--rows", "-1"], ["a.jpg", "--timeout", "1e9"],
+        ["a.jpg", "--cell-aspect", "100"],
     ]
 
     @Test(arguments: taken)

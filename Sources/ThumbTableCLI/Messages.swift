@@ -1,0 +1,42 @@
+import ArgumentParser
+import Cells
+import Foundation
+
+/// The one way the CLI writes text to stdout and stderr: every message can quote a file name, an argument, a path or
+/// a server's answer, so each goes through the screen's escaping (`TerminalText`) with only its line breaks kept.
+///
+/// The text art `render` prints is not a message: its escape sequences are ours, made from pixels, and it goes
+/// straight to stdout.
+enum Messages {
+    enum Stream {
+        case standardOutput, standardError
+    }
+
+    /// Writes `text` with every control character but the line feed made visible.
+    static func write(_ text: String, to stream: Stream) {
+        let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
+        handle.write(Data(visible(text).utf8))
+    }
+
+    /// Writes `thumbtable: MESSAGE` and a line break to stderr.
+    static func error(_ message: String) {
+        write("thumbtable: \(message)\n", to: .standardError)
+    }
+
+    /// `text` made safe for a terminal, line by line. Lines are split on the line feed scalar, not on `Character`s,
+    /// because "\r\n" is one `Character` and its CR must be shown, not obeyed.
+    static func visible(_ text: String) -> String {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.visible(String($0)) }
+            .joined(separator: "\n")
+    }
+
+    /// Prints what ArgumentParser would for `error` (help, usage, the message), escaped, and exits with its status.
+    /// ArgumentParser's own `exit(withError:)` prints the user's arguments raw.
+    static func exit(withError error: Error) -> Never {
+        let text = ThumbTableCommand.fullMessage(for: error, columns: nil)
+        let code = ThumbTableCommand.exitCode(for: error)
+        if !text.isEmpty { write(text + "\n", to: code == .success ? .standardOutput : .standardError) }
+        Foundation.exit(code.rawValue)
+    }
+}
