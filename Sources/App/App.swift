@@ -7,9 +7,9 @@ import Terminal
 
 /// The running program: the event loop on the main actor that ties the terminal to the table.
 ///
-/// Nothing polls. Keys, mouse and resizes come from the terminal's dispatch sources, SIGINT/SIGTERM/SIGHUP from
-/// signal sources, results from tasks; each change schedules one frame. The spinner timer runs only while
-/// something on screen is loading, so an idle screen uses no CPU.
+/// Nothing polls. Keys, mouse and resizes come from the terminal's dispatch sources, signals from signal sources,
+/// results from tasks; each change schedules one frame. The spinner timer runs only while something on screen is
+/// loading, so an idle screen uses no CPU.
 @MainActor
 public final class App {
     private let terminal: Terminal
@@ -20,11 +20,27 @@ public final class App {
     private var finish: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
 
+    /// The signals whose default action ends the process (signal(7)), SIGPIPE aside: each ends the loop instead, so
+    /// the terminal is restored first, and the process exits with the status a shell shows for that signal.
+    /// Crashes and the real-time signals cannot wait for the loop; the terminal's emergency restore covers them. So
+    /// does SIGPROF: libdispatch leaves it unblocked in its threads for profilers, and its signal source for it can
+    /// bounce the signal between threads instead of reporting it.
+    static let endingSignals: [Int32] = [
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ, SIGPOLL, SIGPWR,
+        SIGSTKFLT,
+    ]
+
+    /// How long the caller may take to clean up after `run()` returns before the process ends anyway: a task stuck
+    /// in a blocking call (a FIFO, a dead file system) must not keep a quitting program alive.
+    public static let exitDeadline: Duration = .milliseconds(500)
+
     /// Takes over the terminal. The caller must call `run()`, which always gives it back.
     /// - Parameter loader: makes the thumbnail loader, given the number of colours the terminal can show and
     ///   whether it can show Unicode (a non-UTF-8 locale cannot).
     public init(source: any ItemSource, configuration: TableController.Configuration,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
+        // A write to a socket the other end closed must fail with EPIPE, not end the program.
+        signal(SIGPIPE, SIG_IGN)
         terminal = try Terminal()
         var configuration = configuration
         configuration.theme = terminal.colorCount >= 256 ? .color : .basic
@@ -33,18 +49,17 @@ public final class App {
     }
 
     /// Runs until the user quits or a signal ends the program; restores the terminal and returns the exit status.
+    ///
+    /// The process then ends within `exitDeadline` whatever the caller's cleanup is waiting for.
     public func run() async -> Int32 {
-        defer { terminal.restore() }
         table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
         table.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
-        for (signalNumber, status) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.quit(status: status) } }
-            source.resume()
-            signalSources.append(source)
+        for signalNumber in Self.endingSignals {
+            listen(to: signalNumber) { $0.quit(status: 128 + signalNumber) }
         }
+        listen(to: SIGTSTP) { $0.suspend() }
+        listen(to: SIGCONT) { $0.resumed() }
         table.start()
         drawFrame()
         let status = await withCheckedContinuation { continuation in
@@ -56,8 +71,57 @@ public final class App {
         }
         spinnerTimer?.cancel()
         signalSources.forEach { $0.cancel() }
+        terminal.restore()
+        Self.endProcess(status: status, after: Self.exitDeadline)
         table.cancelAll()
         return status
+    }
+
+    /// Turns a signal into an event on the main queue.
+    private func listen(to signalNumber: Int32, _ action: @escaping @MainActor (App) -> Void) {
+        // A dispatch signal source needs the default action out of the way; it installs its own handler.
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                action(self)
+            }
+        }
+        source.resume()
+        signalSources.append(source)
+    }
+
+    /// Ends the process `delay` from now with `status`, on a thread of its own: the main queue and the cooperative
+    /// pool may both be waiting for what is stuck.
+    private static func endProcess(status: Int32, after delay: Duration) {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
+        let thread = Thread {
+            Thread.sleep(forTimeInterval: seconds)
+            fflush(nil)
+            _exit(status)
+        }
+        thread.start()
+    }
+
+    /// Ctrl-Z or SIGTSTP: gives the terminal back, stops until `fg`, then draws the whole screen again.
+    private func suspend() {
+        guard exitStatus == nil else { return }
+        terminal.suspendProcess()
+        redrawAll()
+    }
+
+    /// SIGCONT: continued after a stop from outside (SIGSTOP), or after `suspend()`; the screen is drawn anew.
+    private func resumed() {
+        guard exitStatus == nil else { return }
+        terminal.resumeScreen()
+        redrawAll()
+    }
+
+    private func redrawAll() {
+        table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
+        terminal.invalidate()
+        drawFrame()
     }
 
     /// Ends the loop with an exit status (0 for q).
@@ -70,9 +134,14 @@ public final class App {
 
     private func handle(_ events: [InputEvent]) {
         for event in events {
-            if case .quit(let status) = KeyBindings.handle(event, table: table, terminalSize: terminal.size) {
+            switch KeyBindings.handle(event, table: table, terminalSize: terminal.size) {
+            case .quit(let status):
                 quit(status: status)
                 return
+            case .suspend:
+                suspend()
+            case .handled:
+                break
             }
             if event == .resize { terminal.invalidate() }
         }

@@ -8,6 +8,8 @@ enum KeyBindings {
         case handled
         /// End the program with this exit status (0 for q, 130 for Ctrl-C, as a shell reports SIGINT).
         case quit(Int32)
+        /// Stop the program until the shell continues it (Ctrl-Z, which raw mode delivers as a key).
+        case suspend
     }
 
     static func handle(_ event: InputEvent, table: TableController, terminalSize: Terminal.Size) -> Outcome {
@@ -19,6 +21,7 @@ enum KeyBindings {
             return handle(mouse, table: table)
         case .key(let key):
             if key == .control("c") { return .quit(130) }
+            if key == .control("z") { return .suspend }
             if table.isBatchPrefetching, key == .escape {
                 table.cancelBatchPrefetch()
                 return .handled
@@ -26,11 +29,17 @@ enum KeyBindings {
             table.dismissBatchProgress()
             table.status = nil
             if table.showingHelp {
-                table.toggleHelp()
+                // A help taller than the screen scrolls; any other key (any key at all when it fits) closes it.
+                if table.helpScroll.isCut, let lines = scrollAmount(key, page: table.helpScroll.page) {
+                    table.scrollHelp(by: lines)
+                } else {
+                    table.toggleHelp()
+                }
                 return .handled
             }
             if table.isEditingFilter { return handleFilter(key, table: table) }
             if let detail = table.detail { return handleDetail(key, detail: detail, table: table) }
+            if let pane = table.pageFailure { return handlePageFailure(key, pane: pane, table: table) }
             return handleList(key, table: table)
         }
     }
@@ -72,16 +81,36 @@ enum KeyBindings {
         return .handled
     }
 
-    private static func handleDetail(_ key: Key, detail: DetailPane, table: TableController) -> Outcome {
-        let page = max(1, table.listHeight - 2)
+    /// How many lines a key scrolls a text by (the detail pane, the failure's pane, the help), or nil when it
+    /// does not scroll.
+    static func scrollAmount(_ key: Key, page: Int) -> Int? {
         switch key {
-        case .escape, .character("q"), .backspace, .left, .character("h"): table.closeDetail()
-        case .down, .character("j"), .enter: detail.scroll(by: 1)
-        case .up, .character("k"): detail.scroll(by: -1)
-        case .pageDown, .character(" "), .control("d"): detail.scroll(by: page)
-        case .pageUp, .character("b"), .control("u"): detail.scroll(by: -page)
-        case .home, .character("g"): detail.scroll(by: -Int(Int32.max))
-        case .end, .character("G"): detail.scroll(by: Int(Int32.max))
+        case .down, .character("j"): 1
+        case .up, .character("k"): -1
+        case .pageDown, .character(" "), .control("d"), .control("f"): page
+        case .pageUp, .character("b"), .control("u"), .control("b"): -page
+        case .home, .character("g"): -Int(Int32.max)
+        case .end, .character("G"): Int(Int32.max)
+        default: nil
+        }
+    }
+
+    /// Whether a key leaves a pane for the list.
+    static func isBack(_ key: Key) -> Bool {
+        [.escape, .character("q"), .backspace, .left, .character("h")].contains(key)
+    }
+
+    private static func handleDetail(_ key: Key, detail: DetailPane, table: TableController) -> Outcome {
+        if isBack(key) {
+            table.closeDetail()
+            return .handled
+        }
+        if let lines = scrollAmount(key == .enter ? .down : key, page: max(1, table.listHeight - 2)) {
+            detail.scroll(by: lines)
+            table.onChange()
+            return .handled
+        }
+        switch key {
         case .character("r"): detail.reloadImage()
         case .character("d"): detail.removeImageFromCache()
         case .character("s"): table.toggleReuseOverlay()
@@ -92,17 +121,33 @@ enum KeyBindings {
         return .handled
     }
 
-    private static func handle(_ mouse: MouseEvent, table: TableController) -> Outcome {
-        if table.showingHelp {
+    private static func handlePageFailure(_ key: Key, pane: PageFailurePane, table: TableController) -> Outcome {
+        if isBack(key) {
+            table.closeDetail()
+        } else if key == .enter || key == .character("r") {
+            table.retryPage()
+        } else if let lines = scrollAmount(key, page: max(1, table.listHeight - 2)) {
+            pane.scroll(by: lines)
+            table.onChange()
+        } else if key == .character("?") {
             table.toggleHelp()
+        }
+        return .handled
+    }
+
+    private static func handle(_ mouse: MouseEvent, table: TableController) -> Outcome {
+        let wheel: Int? = mouse.action == .wheelUp ? -3 : mouse.action == .wheelDown ? 3 : nil
+        if table.showingHelp {
+            if let wheel, table.helpScroll.isCut { table.scrollHelp(by: wheel) } else { table.toggleHelp() }
             return .handled
         }
         if let detail = table.detail {
-            switch mouse.action {
-            case .wheelUp: detail.scroll(by: -3)
-            case .wheelDown: detail.scroll(by: 3)
-            case .click, .doubleClick: return .handled
-            }
+            if let wheel { detail.scroll(by: wheel) }
+            table.onChange()
+            return .handled
+        }
+        if let pane = table.pageFailure {
+            if let wheel { pane.scroll(by: wheel) }
             table.onChange()
             return .handled
         }

@@ -12,7 +12,9 @@
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -61,14 +63,31 @@ static inline int cnc_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
-// Emergency restore for fatal signals: a crash must not leave the terminal raw and in the alternate screen.
-// Only async-signal-safe calls (write, tcsetattr) on state saved before curses started. The state lives in a
-// function-local static: Swift emits inline functions from a header, but not a header's global variables.
+// Whether the terminal can run a full-screen program: 0 if it can, 1 if TERM is unset or empty, 2 if terminfo
+// does not know TERM, 3 if it cannot address the cursor (cup), like TERM=dumb. Checked before newterm, which
+// would otherwise take a terminal it cannot draw on. The description is freed again: newterm reads its own.
+static inline int cnc_check_terminal(void) {
+    const char *term = getenv("TERM");
+    if (term == NULL || term[0] == '\0') return 1;
+    int status = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &status) != OK) return 2;
+    char *cup = tigetstr("cup");
+    int addressable = cup != NULL && cup != (char *)-1;
+    del_curterm(cur_term);
+    return addressable ? 0 : 3;
+}
+
+// Emergency restore for signals that end the process before Swift code can run: a crash must not leave the
+// terminal raw and in the alternate screen. Only async-signal-safe calls (write, tcsetattr) on state saved before
+// curses started. The state lives in a function-local static: Swift emits inline functions from a header, but not
+// a header's global variables. `active` says whether curses holds the terminal now (not before, not after, not
+// while the process is suspended), so an exit at another time writes nothing.
 struct cnc_restore_state {
     struct termios termios;
     int termios_valid;
     char reset[256];
     size_t reset_length;
+    volatile sig_atomic_t active;
 };
 
 static inline struct cnc_restore_state *cnc_restore_state(void) {
@@ -84,8 +103,12 @@ static inline void cnc_save_terminal_state(const char *reset, size_t length) {
     state->reset_length = length;
 }
 
+static inline void cnc_set_terminal_active(int active) { cnc_restore_state()->active = active; }
+
 static inline void cnc_emergency_restore(void) {
     struct cnc_restore_state *state = cnc_restore_state();
+    if (!state->active) return;
+    state->active = 0;
     if (state->reset_length > 0) { ssize_t n = write(STDOUT_FILENO, state->reset, state->reset_length); (void)n; }
     if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
 }
@@ -96,10 +119,46 @@ static void cnc_fatal_signal_handler(int sig) {
     raise(sig);
 }
 
-// For signals that end the process without a chance to run Swift code (crashes, traps).
+static void cnc_restore_at_exit(void) { cnc_emergency_restore(); }
+
+// Every signal whose default action ends the process gets the emergency restore: crashes and traps for good, the
+// others (SIGTERM, SIGUSR1, the real-time signals...) until the app turns them into events of its loop. An exit()
+// from anywhere while curses holds the terminal restores it too.
 static inline void cnc_install_fatal_signal_handlers(void) {
-    int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP };
+    int signals[] = {
+        SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS,
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+        SIGPOLL,
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+    };
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], cnc_fatal_signal_handler);
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++) signal(sig, cnc_fatal_signal_handler);
+    static int registered = 0;
+    if (!registered) { registered = 1; atexit(cnc_restore_at_exit); }
+}
+
+// Stops the process as SIGTSTP's default action would (Ctrl-Z), returning once it is continued (SIGCONT). The
+// app's own SIGTSTP handling is set aside meanwhile, and the signal is sent to this thread alone, unblocked here,
+// so no other thread or signal descriptor takes it. In an orphaned process group (no shell to continue it) the
+// kernel discards the signal and this returns at once.
+static inline void cnc_stop_process(void) {
+    struct sigaction stop, previous;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTSTP, &stop, &previous);
+    sigset_t tstp, mask;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    raise(SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &tstp, &mask);
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
 }
 
 // Set the wide-character cell that Swift cannot build itself: setcchar's pair argument is a short, and the

@@ -10,16 +10,14 @@ public final class DetailPane {
     public let item: Item
     /// The row's thumbnail state when the pane opened (its error is shown here).
     public let rowThumbnail: ThumbnailState
-    /// The first text line shown.
-    public private(set) var scroll = 0
+    /// Where the text stands.
+    public private(set) var textScroll = TextScroll()
     public private(set) var image: ThumbnailState = .none
     private var imageBox: ThumbnailSize?
     private var generation = 0
     private var task: Task<Void, Never>?
     private let loader: any ThumbnailLoading
     private let onChange: @MainActor () -> Void
-    private var lastTextLineCount = 0
-    private var lastTextHeight = 1
 
     /// Whether the small image is used here too (`--low-data`).
     public let lowData: Bool
@@ -122,8 +120,7 @@ public final class DetailPane {
 
     /// Scrolls the text by `lines` (negative: up), within its length.
     public func scroll(by lines: Int) {
-        let maxScroll = max(0, lastTextLineCount - lastTextHeight)
-        scroll = min(max(0, scroll + lines), maxScroll)
+        textScroll.scroll(by: lines)
     }
 
     /// Cancels the image load.
@@ -188,26 +185,8 @@ public final class DetailPane {
             }
         }
         let t = geometry.text
-        let lines = textLines(width: t.width)
-        lastTextLineCount = lines.count
-        lastTextHeight = t.height
-        scroll = min(scroll, max(0, lines.count - t.height))
-        for (i, (text, role)) in lines.dropFirst(scroll).prefix(t.height).enumerated() {
-            let y = t.y + i
-            switch role {
-            case .title: pane.put(text, x: t.x, y: y, style: theme.title, maxWidth: t.width)
-            case .subtitle: pane.put(text, x: t.x, y: y, style: theme.subtitle, maxWidth: t.width)
-            case .plain: pane.put(text, x: t.x, y: y, maxWidth: t.width)
-            case .labelled(let labelLength):
-                let label = String(text.prefix(labelLength))
-                let used = pane.put(label, x: t.x, y: y, style: theme.label, maxWidth: t.width)
-                pane.put(String(text.dropFirst(labelLength)), x: t.x + used, y: y, maxWidth: t.width - used)
-            }
-        }
-        if lines.count > t.height {
-            let marker = "lines \(scroll + 1)-\(min(lines.count, scroll + t.height)) of \(lines.count)"
-            pane.put(marker, x: width - marker.count - 1, y: 0, style: theme.attribution)
-        }
+        pane.drawScrolled(textLines(width: t.width), x: t.x, y: t.y, width: t.width, height: t.height,
+                          scroll: &textScroll, theme: theme)
         return pane
     }
 }
@@ -215,17 +194,21 @@ public final class DetailPane {
 extension CellStyle {
     /// What a line of the detail pane is, for its style.
     enum Role {
-        case title, subtitle, plain
+        case title, subtitle, plain, error
         /// A "Label: value" line whose first `n` characters are the label.
         case labelled(Int)
     }
 }
 
 extension TableController {
-    /// Opens the detail pane on the selected item (or retries a failed page when the status row is selected).
+    /// Opens the detail pane on the selected item, or the failure's pane when the row of a failed page is selected.
     public func openSelected() {
         guard let (index, item) = selectedItem else {
-            if case .failed = listStatus { retryPage() }
+            if case .failed(let message, _) = listStatus {
+                pageFailure = PageFailurePane(reason: Self.failureReason(message), firstPage: items.isEmpty,
+                                              loadedRows: items.count)
+                changed()
+            }
             return
         }
         let state = pool.slot(forItem: index)?.thumbnail ?? .none
@@ -236,10 +219,11 @@ extension TableController {
         changed()
     }
 
-    /// Closes the detail pane, back to the list as it was.
+    /// Closes the detail pane (or the failure's pane), back to the list as it was.
     public func closeDetail() {
         detail?.close()
         detail = nil
+        pageFailure = nil
         changed()
     }
 }

@@ -12,6 +12,8 @@ extension TableController {
         let body: CellBuffer
         if let detail {
             body = detail.compose(width: size.columns, height: listHeight, theme: theme, tick: tick)
+        } else if let pageFailure {
+            body = pageFailure.compose(width: size.columns, height: listHeight, theme: theme)
         } else {
             body = composeList()
         }
@@ -19,7 +21,8 @@ extension TableController {
         if size.rows >= 4 {
             drawHeader(into: &frame)
             frame.fill(x: 0, y: size.rows - 2, width: size.columns, height: 1, with: Cell(" ", style: theme.footer))
-            frame.put(" " + source.attribution, x: 0, y: size.rows - 2, style: theme.footer, maxWidth: size.columns)
+            frame.put(TextWrap.truncate(" " + source.attribution, width: size.columns), x: 0, y: size.rows - 2,
+                      style: theme.footer)
         }
         if let progress = batchProgress {
             drawBatchProgress(progress, into: &frame, y: size.rows - 1)
@@ -127,10 +130,13 @@ extension TableController {
         let width = size.columns - x - 1
         switch listStatus {
         case .loading:
-            list.put("\(spinner) loading more…", x: x, y: y, style: theme.subtitle, maxWidth: width)
+            // Before the first rows there is nothing to load more of.
+            list.put("\(spinner) \(items.isEmpty ? "loading…" : "loading more…")", x: x, y: y, style: theme.subtitle,
+                     maxWidth: width)
         case .failed(let message, _):
-            let text = "\(TerminalText.unicodeAvailable ? "⚠" : "!") Could not load more rows: \(message). "
-                + "Press r or Enter to retry."
+            // One line of the reason; Enter shows it whole, and the status line says so and how to retry.
+            let text = "\(TerminalText.unicodeAvailable ? "⚠" : "!") "
+                + "\(Self.failureHeading(firstPage: items.isEmpty)): \(Self.failureReason(message))"
             list.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.error, maxWidth: width)
         case .end:
             let text = items.isEmpty ? "— \(pageNotes.last ?? "the list is empty") —"
@@ -147,6 +153,8 @@ extension TableController {
         var position: String
         if let detail {
             position = "item \(detail.itemIndex + 1) of \(items.count)"
+        } else if pageFailure != nil {
+            position = "page failed"
         } else if itemCount == 0 {
             position = hasStatusRow && listStatus == .loading ? "loading…" : "no rows"
         } else {
@@ -157,7 +165,8 @@ extension TableController {
         }
         let name = " ThumbTable · " + source.name
         // A narrow screen gets the short form, so the program's name still shows.
-        if name.displayWidth + position.displayWidth + 2 > size.columns, itemCount > 0, detail == nil {
+        if name.displayWidth + position.displayWidth + 2 > size.columns, itemCount > 0, detail == nil,
+           pageFailure == nil {
             position = "\(min(viewport.selection + 1, itemCount))/\(itemCount)"
         }
         let positionWidth = position.displayWidth
@@ -175,16 +184,20 @@ extension TableController {
             text = "/" + filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
         } else if detail != nil {
             text = "Esc back · j/k scroll · r reload image · d delete from cache · q back"
+        } else if pageFailure != nil {
+            text = "r or Enter retries · Esc back · j/k scroll"
         } else if let status {
             text = status
         } else if !filter.isEmpty {
             text = "filter: \(filter) · Esc clears · / edits · ? help"
         } else if case .failed = listStatus {
-            text = "A page failed to load: select the last row and press r · ? help · q quit"
+            text = selectedItem == nil
+                ? "Enter shows why the page failed · r retries · ? help · q quit"
+                : "A page failed to load: G goes to its row · ? help · q quit"
         } else {
             text = "j/k move · Enter open · / filter · r retry image · ? help · q quit"
         }
-        frame.put(" " + text, x: 0, y: y, style: theme.status, maxWidth: size.columns)
+        frame.put(TextWrap.truncate(" " + text, width: size.columns), x: 0, y: y, style: theme.status)
     }
 
     /// The key bindings, shown by `?`.
@@ -193,35 +206,54 @@ extension TableController {
         ("PgDn Space  PgUp b", "move one screen"),
         ("Ctrl-D  Ctrl-U", "move half a screen"),
         ("Home g  End G", "first row, last row"),
-        ("Enter", "open the detail pane (retry a failed page)"),
+        ("Enter", "open the detail pane (on a failed page: why it failed)"),
         ("Esc q Backspace", "close the detail pane"),
         ("/", "filter titles as you type (Esc clears)"),
-        ("r", "retry the selected row's image"),
+        ("r", "retry the selected row's image, or the failed page"),
         ("d (detail pane)", "delete the image from the caches; r fetches it again"),
         ("P", "prefetch every loaded row's thumbnail (Esc cancels)"),
         ("s", "show or hide the slots and counters"),
         ("mouse", "wheel scrolls, click selects, double click opens"),
         ("?", "show or hide this help"),
+        ("Ctrl-Z", "suspend to the shell (fg comes back)"),
         ("q  Ctrl-C", "quit"),
     ]
 
+    /// The help's lines for a box of `width` columns: each action wrapped beside its keys.
+    func helpText(width: Int) -> [(keys: String, action: String)] {
+        let keyWidth = Self.helpLines.map { $0.keys.displayWidth }.max() ?? 0
+        let actionWidth = max(8, width - keyWidth - 7)
+        return Self.helpLines.flatMap { line in
+            TextWrap.lines(line.action, width: actionWidth).enumerated().map { i, part in
+                (i == 0 ? line.keys.padding(toDisplayWidth: keyWidth) : "", part)
+            }
+        }
+    }
+
+    /// The help box over the screen, scrolled by `helpScroll` when it is taller than the screen.
     private func drawHelp(into frame: inout CellBuffer) {
         let theme = configuration.theme
         let keyWidth = Self.helpLines.map { $0.keys.displayWidth }.max() ?? 0
-        let lines = Self.helpLines.map { ($0.keys.padding(toDisplayWidth: keyWidth), $0.action) }
-        let width = min(size.columns - 2, keyWidth + 3 + (lines.map { $0.1.displayWidth }.max() ?? 0) + 4)
+        let actionWidth = Self.helpLines.map { $0.action.displayWidth }.max() ?? 0
+        let width = min(size.columns - 2, keyWidth + 3 + actionWidth + 4)
+        let lines = helpText(width: width)
         let height = min(size.rows - 2, lines.count + 4)
         guard width > 10, height > 3 else { return }
         let x0 = (size.columns - width) / 2, y0 = (size.rows - height) / 2
         let boxStyle = theme.footer
         frame.fill(x: x0, y: y0, width: width, height: height, with: Cell(" ", style: boxStyle))
         frame.put(" Keys ", x: x0 + 2, y: y0, style: boxStyle.merging(CellStyle(attributes: .bold)))
-        for (i, line) in lines.enumerated() where i + 2 < height - 1 {
-            frame.put(line.0, x: x0 + 2, y: y0 + 2 + i, style: boxStyle.merging(theme.label), maxWidth: width - 4)
-            frame.put(line.1, x: x0 + 2 + keyWidth + 3, y: y0 + 2 + i, style: boxStyle,
+        // Rows 2 to height - 2 hold the lines; the last row says how to scroll and close.
+        let rows = height - 3
+        helpScroll.fit(lineCount: lines.count, height: rows)
+        for (i, line) in lines.dropFirst(helpScroll.top).prefix(rows).enumerated() {
+            frame.put(line.keys, x: x0 + 2, y: y0 + 2 + i, style: boxStyle.merging(theme.label), maxWidth: width - 4)
+            frame.put(line.action, x: x0 + 2 + keyWidth + 3, y: y0 + 2 + i, style: boxStyle,
                       maxWidth: max(0, width - keyWidth - 7))
         }
-        frame.put("any key closes", x: x0 + width - 16, y: y0 + height - 1, style: boxStyle)
+        let hint = helpScroll.marker.map { "\($0) · j/k PgDn scroll · other keys close" } ?? "any key closes"
+        let shown = TextWrap.truncate(hint, width: width - 4)
+        frame.put(shown, x: x0 + width - 2 - shown.displayWidth, y: y0 + height - 1, style: boxStyle)
     }
 }
 

@@ -58,7 +58,11 @@ public final class TableController {
     public private(set) var layout: RowLayout
     private var heightCache: [Int: Int] = [:]
     public internal(set) var detail: DetailPane?
+    /// The pane on the row of a failed page (Enter on it), with the whole reason.
+    public internal(set) var pageFailure: PageFailurePane?
     public private(set) var showingHelp = false
+    /// Where the help stands when it is taller than the screen.
+    public internal(set) var helpScroll = TextScroll()
     /// A one-line note for the status line (the result of the last action), cleared by the next key.
     public var status: String?
     /// What the source left out or repaired on the pages loaded so far (links refused, items past a limit, bad
@@ -230,6 +234,13 @@ public final class TableController {
 
     public func toggleHelp() {
         showingHelp.toggle()
+        if showingHelp { helpScroll = TextScroll() }
+        changed()
+    }
+
+    /// Scrolls the help by `lines` (negative: up), when it is taller than the screen.
+    public func scrollHelp(by lines: Int) {
+        helpScroll.scroll(by: lines)
         changed()
     }
 
@@ -326,7 +337,25 @@ public final class TableController {
     /// Retries the page that failed.
     public func retryPage() {
         guard case .failed(_, let cursor) = listStatus else { return }
+        pageFailure = nil
         load(cursor)
+    }
+
+    /// A failed page's message as the table shows it: without the full stop that ends it, and without a retry hint
+    /// of its own, since the table says how to retry where the user looks (once).
+    static func failureReason(_ message: String) -> String {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sourceHint = "Press r to retry."
+        if text.hasSuffix(sourceHint) {
+            text = String(text.dropLast(sourceHint.count)).trimmingCharacters(in: .whitespaces)
+        }
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// What failed: the list itself when no row has loaded, else its next rows.
+    static func failureHeading(firstPage: Bool) -> String {
+        firstPage ? "Could not load the list" : "Could not load more rows"
     }
 
     private func load(_ cursor: PageCursor) {

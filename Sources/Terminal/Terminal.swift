@@ -52,16 +52,18 @@ public final class Terminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw SetupError(description: "thumbtable needs a terminal: stdin and stdout must be a tty")
         }
+        try Terminal.checkCapabilities()
         // Signals become events: ncurses installs its own SIGWINCH handler only if the disposition is the default,
         // and a dispatch signal source needs the signal ignored.
         signal(SIGWINCH, SIG_IGN)
         Terminal.saveEmergencyRestore()
         guard let screen = cnc_newterm() else {
-            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
-            throw SetupError(description: "cannot open the terminal (TERM=\(term)); try TERM=xterm-256color")
+            throw SetupError(description: "cannot open the terminal (TERM=\(Terminal.termName)); "
+                             + "try TERM=xterm-256color")
         }
         self.screen = screen
         set_term(screen)
+        cnc_set_terminal_active(1)
 
         raw()
         noecho()
@@ -127,8 +129,42 @@ public final class Terminal {
         inputSource?.cancel()
         resizeSource?.cancel()
         mousemask(0, nil)
-        endwin()
+        if !isSuspended { endwin() }
+        cnc_set_terminal_active(0)
         delscreen(screen)
+    }
+
+    // MARK: Suspending (Ctrl-Z)
+
+    private var isSuspended = false
+
+    /// Gives the terminal back to the shell, stops the process, and takes the terminal again once the process is
+    /// continued (`fg`), with the whole screen to be drawn anew at its possibly new size.
+    public func suspendProcess() {
+        guard isOpen, !isSuspended else { return }
+        isSuspended = true
+        // endwin turns mouse reports off and leaves the alternate screen; the next doupdate undoes both.
+        endwin()
+        cnc_set_terminal_active(0)
+        cnc_stop_process()
+        resumeScreen()
+    }
+
+    /// Takes the terminal again after the process was stopped and continued, by Ctrl-Z or by a signal from outside
+    /// (SIGSTOP, SIGCONT): curses' modes, the alternate screen and the mouse come back; the next draw repaints all.
+    public func resumeScreen() {
+        guard isOpen else { return }
+        if isSuspended {
+            // doupdate after endwin sets curses' modes again: raw keys, mouse, alternate screen.
+            isSuspended = false
+            cnc_set_terminal_active(1)
+        } else {
+            // Stopped from outside (SIGSTOP) with the screen taken: the shell may have reset the modes meanwhile.
+            reset_prog_mode()
+        }
+        // Another program may have drawn over the screen, and the window may have changed size.
+        updateSize()
+        doupdate()
     }
 
     // MARK: Drawing
@@ -293,6 +329,30 @@ public final class Terminal {
         default:
             guard let scalar = Unicode.Scalar(value) else { return .unknown(Int32(bitPattern: value)) }
             return .character(Character(scalar))
+        }
+    }
+
+    /// The terminal type as a message can show it: TERM with its control characters made visible.
+    static var termName: String {
+        getenv("TERM").map { TerminalText.visible(String(cString: $0)) } ?? "(unset)"
+    }
+
+    /// Refuses a terminal that cannot show a full screen before curses takes it, with what to do instead.
+    private static func checkCapabilities() throws(SetupError) {
+        switch cnc_check_terminal() {
+        case 0:
+            return
+        case 1:
+            throw SetupError(description: "TERM is not set, so thumbtable does not know how to draw on this terminal; "
+                             + "set it to the terminal's type (e.g. TERM=xterm-256color)")
+        case 2:
+            throw SetupError(description: "the terminal type TERM=\(termName) is not in the terminfo database; "
+                             + "set TERM to the terminal's type (e.g. TERM=xterm-256color) or install its "
+                             + "terminfo entry (the ncurses-term package has most)")
+        default:
+            throw SetupError(description: "the terminal type TERM=\(termName) cannot move the cursor, and thumbtable "
+                             + "draws a full screen; run it in a terminal emulator with TERM set to its type "
+                             + "(e.g. TERM=xterm-256color)")
         }
     }
 

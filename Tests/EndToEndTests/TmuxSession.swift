@@ -13,20 +13,41 @@ final class TmuxSession {
     private(set) var closed = false
 
     /// Starts `thumbtable ARGS` in a terminal of the given size, with a UTF-8 locale and a 256-colour TERM.
-    init(_ arguments: [String], columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
-        socket = "thumbtable-test-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let binary = try TmuxSession.binary()
-        var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color"]
-        env.merge(environment) { $1 }
-        let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+    convenience init(_ arguments: [String], columns: Int = 100, rows: Int = 30,
+                     environment: [String: String] = [:]) throws {
+        let socket = "thumbtable-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         // tmux 3.3 does not report a dead pane's exit status, so a shell writes it to a file (whole, by a rename).
         // The shell then stays, so the pane keeps the program's last screen and cursor state as the program left
         // them: tmux marks a dead pane with a status line and a hidden cursor.
-        statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
-        let program = "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
+        let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
+        let program = try TmuxSession.commandLine(arguments, environment: environment)
         let script = "ulimit -c 0; \(program); echo $? > \(statusFile).part; mv \(statusFile).part \(statusFile); "
             + "exec sleep 86400"
-        let command = "sh -c \(TmuxSession.quote(script))"
+        try self.init(socket: socket, statusFile: statusFile, command: "sh -c \(TmuxSession.quote(script))",
+                      columns: columns, rows: rows)
+    }
+
+    /// Starts an interactive shell with job control (bash, prompt `$ `) in a terminal of the given size, for what
+    /// needs a shell around the program: Ctrl-Z and `fg`. `commandLine` gives what to type to start thumbtable.
+    convenience init(interactiveShellColumns columns: Int = 100, rows: Int = 30) throws {
+        let socket = "thumbtable-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
+        let shell = "exec env PS1='$ ' bash --norc --noprofile -i"
+        try self.init(socket: socket, statusFile: statusFile, command: shell, columns: columns, rows: rows)
+    }
+
+    /// The shell words that run `thumbtable ARGS` with a UTF-8 locale and a 256-colour TERM, or `environment`'s.
+    static func commandLine(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let binary = try TmuxSession.binary()
+        var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color"]
+        env.merge(environment) { $1 }
+        let exports = env.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        return "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
+    }
+
+    private init(socket: String, statusFile: String, command: String, columns: Int, rows: Int) throws {
+        self.socket = socket
+        self.statusFile = statusFile
         // remain-on-exit keeps the pane should the shell die too (a crash that takes the process group).
         config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf").path
         try "set -g remain-on-exit on\nset -g default-terminal screen-256color\n"

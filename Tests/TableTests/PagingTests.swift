@@ -43,8 +43,11 @@ import Testing
         let text = table.frame().lines.joined(separator: "\n")
         #expect(text.contains("Could not load more rows: HTTP 500 from http://127.0.0.1/page/2"))
         #expect(table.items.count == 20, "rows already loaded stay")
-        // Enter on the error row retries.
+        // Enter on the error row shows why; retrying from there loads the page.
         table.openSelected()
+        #expect(table.pageFailure?.reason == "HTTP 500 from http://127.0.0.1/page/2")
+        #expect(source.requests == [1, 2])
+        table.retryPage()
         #expect(await waiter.until { table.items.count == 40 })
         #expect(source.requests == [1, 2, 2])
     }

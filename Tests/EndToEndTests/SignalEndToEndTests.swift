@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Every way out of the built binary gives the terminal back (normal screen, visible cursor, no mouse reports), with
+/// the exit status a shell shows; Ctrl-Z suspends to the shell and `fg` brings the whole screen back; a terminal
+/// that cannot show a full screen gets a message instead.
+@Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
+struct SignalEndToEndTests {
+    /// Whether the pane is back to the shell's terminal: the alternate screen left, the cursor shown, no mouse.
+    func expectRestored(_ tmux: TmuxSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try tmux.pane("alternate_on") == "0", "the alternate screen is left", sourceLocation: sourceLocation)
+        #expect(try tmux.pane("cursor_flag") == "1", "the cursor is visible", sourceLocation: sourceLocation)
+        #expect(try tmux.pane("mouse_any_flag") == "0", "mouse reports are off", sourceLocation: sourceLocation)
+    }
+
+    /// The signals whose default action ends a process (signal(7)), SIGPIPE, SIGKILL and the crashes aside (see
+    /// DemoEndToEndTests for those), and a real-time signal.
+    static let endingSignals: [Int32] = [
+        SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL, SIGPWR,
+        SIGSTKFLT, SIGSYS, __libc_current_sigrtmin() + 2,
+    ]
+
+    @Test(arguments: endingSignals)
+    func aSignalThatEndsTheProgramRestoresTheTerminalFirst(signal: Int32) async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        #expect(try tmux.pane("alternate_on") == "1")
+        #expect(try tmux.pane("mouse_any_flag") == "1")
+        let pid = try #require(try tmux.programPID())
+        kill(pid, signal)
+        #expect(try await tmux.exitStatus() == Int(128 + signal))
+        try expectRestored(tmux)
+    }
+
+    @Test func sigpipeDoesNotEndTheProgram() async throws {
+        // A write to a closed socket raises SIGPIPE; the write fails with EPIPE instead and the program goes on.
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        let pid = try #require(try tmux.programPID())
+        kill(pid, SIGPIPE)
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        #expect(try !tmux.isDead())
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+        try expectRestored(tmux)
+    }
+
+    /// The process state letter from /proc (T: stopped).
+    func processState(_ pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(close, offsetBy: 2)...].first
+    }
+
+    /// Starts thumbtable from an interactive shell and waits for its first screen.
+    func startFromShell(_ tmux: TmuxSession) async throws -> pid_t {
+        try await tmux.waitFor(text: "$")
+        try tmux.type(try TmuxSession.commandLine(DemoEndToEndTests.fastDemo))
+        try tmux.send("Enter")
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        return try #require(try tmux.programPID())
+    }
+
+    /// Waits for the shell to report the job stopped, and checks that it is and that the terminal is the shell's.
+    func expectStopped(_ tmux: TmuxSession, pid: pid_t, times: Int) async throws {
+        try await tmux.waitFor("the shell's \"Stopped\" (\(times))") { lines in
+            lines.filter { $0.contains("Stopped") }.count >= times
+        }
+        #expect(processState(pid) == "T", "the process is stopped")
+        try expectRestored(tmux)
+    }
+
+    /// Types `fg` and waits for the whole screen to come back (nothing of the shell's left on it).
+    func continueInForeground(_ tmux: TmuxSession, header: String) async throws {
+        try tmux.type("fg")
+        try tmux.send("Enter")
+        let lines = try await tmux.waitFor("the whole screen again") { lines in
+            lines[0].contains(header) && lines.contains { $0.contains("All images from") }
+                && !lines.contains { $0.contains("Stopped") || $0.hasPrefix("$ ") }
+        }
+        #expect(lines[0].contains(header))
+        #expect(try tmux.pane("alternate_on") == "1")
+        #expect(try tmux.pane("mouse_any_flag") == "1", "mouse reports are back")
+    }
+
+    @Test func ctrlZSuspendsToTheShellAndFgRedrawsAndKeysWork() async throws {
+        let tmux = try TmuxSession(interactiveShellColumns: 100, rows: 30)
+        defer { tmux.close() }
+        let pid = try await startFromShell(tmux)
+        try tmux.send("C-z")
+        try await expectStopped(tmux, pid: pid, times: 1)
+        try await continueInForeground(tmux, header: "row 1 of 20 loaded")
+        #expect(processState(pid) != "T")
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 2 of 20 loaded")
+
+        // The same from outside: kill -TSTP.
+        kill(pid, SIGTSTP)
+        try await expectStopped(tmux, pid: pid, times: 2)
+        try await continueInForeground(tmux, header: "row 2 of 20 loaded")
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 3 of 20 loaded")
+
+        try tmux.send("q")
+        try await tmux.waitFor("the shell's prompt") { $0.contains { $0.hasPrefix("$") } }
+        try tmux.type("echo status=$?")
+        try tmux.send("Enter")
+        try await tmux.waitFor(text: "status=0")
+        try expectRestored(tmux)
+    }
+
+    @Test func stoppedAndContinuedFromOutsideItRedrawsTheWholeScreen() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        let pid = try #require(try tmux.programPID())
+        kill(pid, SIGSTOP)
+        // Something else writes over the stopped program's screen, as a shell's job report would.
+        let (written, _) = try TmuxSession.run(["sh", "-c", "printf '\\033[2J\\033[HSCRIBBLE' > \(try tmux.pane("pane_tty"))"])
+        #expect(written == 0)
+        try await tmux.waitFor(text: "SCRIBBLE")
+        kill(pid, SIGCONT)
+        try await tmux.waitFor("the whole screen again") { lines in
+            lines[0].contains("row 1 of 20 loaded") && !lines.joined().contains("SCRIBBLE")
+        }
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 2 of 20 loaded")
+    }
+
+    @Test(arguments: [("dumb", "cannot move the cursor"), ("no-such-terminal", "is not in the terminfo database")])
+    func aTerminalThatCannotShowAScreenGetsAMessage(term: String, message: String) async throws {
+        // Wide enough for the message on one line.
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, columns: 300, environment: ["TERM": term])
+        defer { tmux.close() }
+        #expect(try await tmux.exitStatus() == 1)
+        let lines = try tmux.screen()
+        #expect(lines.contains { $0.contains("TERM=\(term)") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.joined(separator: " ").contains(message))
+        #expect(lines.joined(separator: " ").contains("TERM=xterm-256color"), "it says what to do")
+        #expect(try tmux.pane("alternate_on") == "0")
+    }
+
+    /// A folder whose first "image" is a FIFO nobody writes: reading it blocks.
+    func folderWithAFIFO() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["a.jpg", "b.png"] {
+            #expect(mkfifo(folder.appendingPathComponent(name).path, 0o600) == 0)
+        }
+        return folder
+    }
+
+    @Test(arguments: [("q", 0), ("C-c", 130), ("SIGTERM", 143)])
+    func quittingDoesNotWaitForIOInFlight(key: String, status: Int) async throws {
+        let folder = try folderWithAFIFO()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try TmuxSession(["browse", folder.path])
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "ThumbTable")
+        if key == "SIGTERM" {
+            kill(try #require(try tmux.programPID()), SIGTERM)
+        } else {
+            try tmux.send(key)
+        }
+        #expect(try await tmux.exitStatus(timeout: .seconds(5)) == status)
+        try expectRestored(tmux)
+    }
+}
