@@ -44,6 +44,9 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Seconds an image download may take.")
     var timeout: Double = 15
 
+    @Option(help: "Seconds an image download may go without receiving a byte before it is given up.")
+    var stallTimeout: Double = 5
+
     @Option(help: "The largest image download, in MB; a larger one is stopped there.")
     var maxImageMb = 20
 
@@ -64,17 +67,20 @@ struct DisplayOptions: ParsableArguments {
             throw ValidationError("--max-downloads and --max-downloads-per-host must be at least 1")
         }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard stallTimeout > 0, stallTimeout <= 86_400 else {
+            throw ValidationError("--stall-timeout must be a positive number of seconds, at most a day")
+        }
     }
 
-    /// The disk cache the options ask for, or nil with --no-disk-cache.
-    func diskCache() throws -> DiskCache? {
-        guard !noDiskCache else { return nil }
+    /// The disk cache the options ask for: nil with --no-disk-cache, or with why it cannot be used (a read-only or
+    /// unwritable folder), for the status line; the program runs on without it.
+    func diskCache() -> (cache: DiskCache?, problem: DiskCache.Error?) {
+        guard !noDiskCache else { return (nil, nil) }
         let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
         do {
-            return try DiskCache(directory: directory, sizeLimit: diskCacheMb << 20)
+            return (try DiskCache(directory: directory, sizeLimit: diskCacheMb << 20), nil)
         } catch {
-            throw ValidationError("cannot use the disk cache at \(directory.path): \(error). "
-                                  + "Pass --cache-dir DIR or --no-disk-cache.")
+            return (nil, error)
         }
     }
 
@@ -82,7 +88,8 @@ struct DisplayOptions: ParsableArguments {
         ImagePipeline.Configuration(
             maxDownloads: maxDownloads, maxDownloadsPerHost: maxDownloadsPerHost,
             memoryCacheBytes: memoryCacheMb << 20,
-            limits: LoadLimits(maxBytes: maxImageMb << 20, timeout: .milliseconds(Int(timeout * 1000))))
+            limits: LoadLimits(maxBytes: maxImageMb << 20, timeout: .milliseconds(Int(timeout * 1000)),
+                               stallTimeout: .milliseconds(Int(stallTimeout * 1000))))
     }
 
     /// Opens the table on a source and runs it until the user quits.
@@ -91,7 +98,8 @@ struct DisplayOptions: ParsableArguments {
         let size = ThumbnailSize(thumbSize) ?? ThumbnailSize(columns: 12, rows: 5)
         var loader: any DataLoading = DataLoader()
         if let simulatedLatency { loader = SimulatedLatencyLoader(base: loader, latency: simulatedLatency) }
-        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: try diskCache())
+        let disk = diskCache()
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: disk.cache)
         let configuration = TableController.Configuration(thumbnail: size, lowData: lowData, prefetch: !noPrefetch)
         let app = try App(source: source, configuration: configuration) { colors, unicode in
             var options = TextArtOptions.default
@@ -101,6 +109,14 @@ struct DisplayOptions: ParsableArguments {
             return PipelineThumbnailLoader(pipeline: pipeline, options: options)
         }
         app.table.extraCounters = { pipeline.counters.snapshot.named }
+        // Said once, in the status line; images are still shown, only not kept.
+        if let problem = disk.problem { app.table.status = "No disk cache: \(problem)" }
+        pipeline.onDiskCacheOff { [weak table = app.table] error in
+            Task { @MainActor in
+                table?.status = "Disk cache off: \(error)"
+                table?.onChange()
+            }
+        }
         if reuseOverlay { app.table.toggleReuseOverlay() }
         let status = await app.run()
         await pipeline.cancelAll()
