@@ -81,10 +81,31 @@ final class Engine: @unchecked Sendable {
                     end(transfer, with: transfer.outcome(code))
                 }
             }
-            // Sleeps until a socket is ready, curl's next timer, or a wake-up from `submit`.
+            let nextStall = endStalledTransfers()
+            // Sleeps until a socket is ready, curl's next timer, the next stall deadline, or a wake-up from `submit`.
+            var wait: Int32 = transfers.isEmpty ? 60_000 : 1_000
+            if let nextStall {
+                let (seconds, attoseconds) = (nextStall - .now).components
+                wait = min(wait, Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000) + 1))
+            }
             var ready: Int32 = 0
-            ccurl_multi_poll(multi, transfers.isEmpty ? 60_000 : 1_000, &ready)
+            ccurl_multi_poll(multi, wait, &ready)
         }
+    }
+
+    /// Ends the transfers that received nothing for their stall timeout; returns the earliest deadline of the rest.
+    private func endStalledTransfers() -> ContinuousClock.Instant? {
+        let now = ContinuousClock.now
+        var next: ContinuousClock.Instant?
+        for transfer in Array(transfers.values) {
+            guard let deadline = transfer.stallDeadline else { continue }
+            if deadline <= now {
+                end(transfer, with: .failure(transfer.stalled()))
+            } else {
+                next = min(next ?? deadline, deadline)
+            }
+        }
+        return next
     }
 
     private func begin(_ transfer: Transfer) {
@@ -130,8 +151,13 @@ final class Transfer: @unchecked Sendable {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var status = 0
     private var headers: [String: String] = [:]
+    /// Whether the current response's headers have all arrived (the blank line after them).
+    private var headersDone = false
+    private var expectedLength: Int?
     private var body: [UInt8] = []
     private var stop: Stop?
+    /// When a byte last arrived (or the transfer began): the stall timeout counts from here.
+    private var lastActivity = ContinuousClock.now
 
     init(id: Int, request: HTTPGet, received: @escaping @Sendable (Int) -> Void,
          continuation: CheckedContinuation<HTTPReply, any Error>) {
@@ -148,6 +174,7 @@ final class Transfer: @unchecked Sendable {
 
     func configure(_ easy: UnsafeMutableRawPointer) {
         self.easy = easy
+        lastActivity = .now
         let context = Unmanaged.passUnretained(self).toOpaque()
         ccurl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
         ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -186,18 +213,22 @@ final class Transfer: @unchecked Sendable {
 
     /// One header line, status line included; a status line starts a new response (after a redirect).
     fileprivate func header(_ line: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = .now
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("HTTP/") {
             let parts = text.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             headers = [:]
+            headersDone = false
         } else if text.isEmpty {
+            headersDone = true
+            expectedLength = headers["content-length"].flatMap(Int.init)
             // The end of a response's headers: an error status need not be read further.
             if request.skipsErrorBodies, status >= 400 {
                 stop = .errorStatus
                 return false
             }
-            if let length = headers["content-length"].flatMap(Int.init), length <= request.maxBytes {
+            if let length = expectedLength, length <= request.maxBytes {
                 body.reserveCapacity(length)
             }
         } else if let colon = text.firstIndex(of: ":") {
@@ -209,6 +240,7 @@ final class Transfer: @unchecked Sendable {
 
     /// A chunk of the body: kept and reported; the chunk that passes the byte limit is the last one read.
     fileprivate func bodyChunk(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        lastActivity = .now
         body.append(contentsOf: chunk)
         received(chunk.count)
         if body.count > request.maxBytes {
@@ -220,45 +252,72 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: The outcome
 
+    /// When the transfer counts as stalled if nothing more arrives; nil without a stall timeout.
+    var stallDeadline: ContinuousClock.Instant? {
+        request.stallTimeout.map { lastActivity + $0 }
+    }
+
+    func stalled() -> HTTPFailure {
+        .stalled(limit: request.stallTimeout ?? request.timeout, stage: stage)
+    }
+
+    /// How far the transfer got: connecting, waiting, or so many bytes into the body.
+    private var stage: TransferStage {
+        if headersDone { return .body(received: body.count, expected: expectedLength) }
+        if status != 0 { return .waitingForResponse }
+        // The request's size is counted once it was sent, so a connection was made.
+        var sent = 0
+        if let easy { ccurl_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &sent) }
+        return sent > 0 ? .waitingForResponse : .connecting
+    }
+
     func outcome(_ code: CURLcode) -> Result<HTTPReply, any Error> {
         switch (code, stop) {
         case (CURLE_OK, _), (CURLE_WRITE_ERROR, .errorStatus):
             return .success(HTTPReply(status: status, headers: headers, body: stop == .errorStatus ? [] : body))
-        case (CURLE_WRITE_ERROR, .tooLarge), (CURLE_FILESIZE_EXCEEDED, _):
-            return .failure(HTTPFailure.tooLarge)
-        case (CURLE_OPERATION_TIMEDOUT, _):
-            return .failure(HTTPFailure.timedOut)
-        case (CURLE_TOO_MANY_REDIRECTS, _):
-            return .failure(HTTPFailure.tooManyRedirects)
         default:
-            return .failure(HTTPFailure.connection(reason(code)))
+            return .failure(failure(code))
         }
     }
 
-    /// A few words on a curl failure; curl's own message in brackets where ours would hide what happened.
-    private func reason(_ code: CURLcode) -> String {
+    /// The failure a curl result stands for, as precisely as the transfer's state tells.
+    private func failure(_ code: CURLcode) -> HTTPFailure {
         let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
-        let broke = "the connection broke before the whole response arrived"
         switch code {
+        case CURLE_WRITE_ERROR where stop == .tooLarge, CURLE_FILESIZE_EXCEEDED:
+            return .tooLarge
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut(limit: request.timeout, stage: stage)
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            // The request's own URL, or a redirect's: only a redirect leaves a 3xx status and its Location behind.
+            let scheme = request.url.scheme?.lowercased() ?? ""
+            if (300...399).contains(status), let location = headers["location"] {
+                return .redirectRefused(location: location,
+                                        reason: code == CURLE_URL_MALFORMAT ? .malformed : .notHTTP)
+            }
+            if scheme != "http", scheme != "https" { return .unsupportedScheme(scheme) }
+            return .connection(message)
         case CURLE_COULDNT_CONNECT:
             var osError = 0
             if let easy { ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError) }
-            if osError == Int(ECONNREFUSED) { return "connection refused" }
-            return osError == 0 ? "cannot connect (\(message))" : String(cString: strerror(Int32(osError))).lowercased()
-        case CURLE_COULDNT_RESOLVE_HOST: return "host not found"
-        case CURLE_COULDNT_RESOLVE_PROXY: return "proxy not found"
+            if osError == Int(ECONNREFUSED) { return .connection("connection refused") }
+            return .connection(osError == 0 ? "cannot connect (\(message))"
+                                            : String(cString: strerror(Int32(osError))).lowercased())
+        case CURLE_COULDNT_RESOLVE_HOST: return .connection("host not found")
+        case CURLE_COULDNT_RESOLVE_PROXY: return .connection("proxy not found")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
-            return "the secure (TLS) connection failed (\(message))"
+            return .connection("the secure (TLS) connection failed (\(message))")
+        case CURLE_GOT_NOTHING: return .broken(stage: .waitingForResponse, detail: "")
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
-            return status == 0 ? "the connection broke (\(message))" : "\(broke) (\(message))"
-        case CURLE_GOT_NOTHING: return "the server closed the connection without answering"
-        case CURLE_WEIRD_SERVER_REPLY: return "the server's response could not be understood"
-        case CURLE_BAD_CONTENT_ENCODING: return "the server's compressed response is corrupt"
-        case CURLE_UNSUPPORTED_PROTOCOL: return "redirected to a URL that is not http or https"
-        default: return message
+            return .broken(stage: stage == .connecting ? .waitingForResponse : stage, detail: message)
+        case CURLE_WEIRD_SERVER_REPLY: return .badResponse("the server's response could not be understood")
+        case CURLE_BAD_CONTENT_ENCODING: return .badResponse("the server's compressed response is corrupt")
+        default: return .connection(message)
         }
     }
 

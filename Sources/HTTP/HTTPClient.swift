@@ -68,6 +68,9 @@ public struct HTTPGet: Sendable {
     public var maxBytes: Int
     /// How long the whole request may take, from start to last byte.
     public var timeout: Duration
+    /// How long the request may go without receiving a byte (connecting, waiting for the answer, or between chunks
+    /// of the body) before it is given up as stalled; nil for no limit but `timeout`.
+    public var stallTimeout: Duration?
     /// The most redirects followed (to http and https only).
     public var maxRedirects: Int
     /// Ends the request when a response with a status outside 200...299 arrives, before its body: for callers that
@@ -75,11 +78,13 @@ public struct HTTPGet: Sendable {
     public var skipsErrorBodies: Bool
 
     public init(url: URL, headers: [(name: String, value: String)] = [], maxBytes: Int = 20 << 20,
-                timeout: Duration = .seconds(15), maxRedirects: Int = 5, skipsErrorBodies: Bool = false) {
+                timeout: Duration = .seconds(15), stallTimeout: Duration? = nil, maxRedirects: Int = 5,
+                skipsErrorBodies: Bool = false) {
         self.url = url
         self.headers = headers
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.stallTimeout = stallTimeout
         self.maxRedirects = maxRedirects
         self.skipsErrorBodies = skipsErrorBodies
     }
@@ -105,26 +110,93 @@ public struct HTTPReply: Sendable, Equatable {
     public var isSuccess: Bool { (200...299).contains(status) }
 }
 
+/// How far a transfer had got when it stopped: what a message about a timeout or a break says.
+public enum TransferStage: Sendable, Equatable {
+    /// No connection to the server yet.
+    case connecting
+    /// Connected and the request sent; no response yet.
+    case waitingForResponse
+    /// The response's status and headers arrived, and `received` bytes of its body (of `expected`, when the server
+    /// sent a `Content-Length`).
+    case body(received: Int, expected: Int?)
+
+    /// "after 5000 of 100000 bytes", "after its headers, before any of the body": for messages.
+    public var progress: String {
+        switch self {
+        case .connecting: "before a connection was made"
+        case .waitingForResponse: "before the server answered"
+        case .body(0, _): "after the response's headers, before any of its body"
+        case .body(let received, let expected?): "after \(received) of \(expected) bytes"
+        case .body(let received, nil): "after \(received) bytes"
+        }
+    }
+}
+
+/// Why a redirect was not followed.
+public enum RedirectRefusal: Sendable, Equatable {
+    /// It leads to a scheme other than http and https (`file:`, `ftp:`, …), which data from the network may not
+    /// open.
+    case notHTTP
+    /// Its `Location` is not a valid URL.
+    case malformed
+}
+
 /// Why no reply could be had.
 public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// libcurl is missing or unusable; the reason says which.
     case unavailable(String)
-    /// The connection failed or broke (refused, reset, DNS, TLS, a garbled response), in a few words.
+    /// No connection could be made (refused, host not found, the secure connection failed), in a few words.
     case connection(String)
-    /// No complete answer within the request's time limit.
-    case timedOut
+    /// The connection broke at `stage`; `detail` is curl's own words.
+    case broken(stage: TransferStage, detail: String)
+    /// The server answered something that is not a readable HTTP response.
+    case badResponse(String)
+    /// The whole request took longer than its `timeout`; it had got as far as `stage`.
+    case timedOut(limit: Duration, stage: TransferStage)
+    /// Nothing arrived for the request's `stallTimeout`; it had got as far as `stage`.
+    case stalled(limit: Duration, stage: TransferStage)
     /// The body is larger than the request's byte limit.
     case tooLarge
     /// More redirects than the request's limit.
     case tooManyRedirects
+    /// A redirect to `location` (as the server sent it) was not followed.
+    case redirectRefused(location: String, reason: RedirectRefusal)
+    /// The request's own URL is not http or https; the scheme it has.
+    case unsupportedScheme(String)
 
     public var description: String {
         switch self {
-        case .unavailable(let reason), .connection(let reason): reason
-        case .timedOut: "no answer in time"
+        case .unavailable(let reason), .connection(let reason), .badResponse(let reason): reason
+        case .broken(.waitingForResponse, let detail):
+            "the server closed the connection without answering" + (detail.isEmpty ? "" : " (\(detail))")
+        case .broken(let stage, let detail):
+            "the connection broke before the whole response arrived, \(stage.progress)"
+                + (detail.isEmpty ? "" : " (\(detail))")
+        case .timedOut(let limit, .connecting): "no connection within \(limit.secondsText)"
+        case .timedOut(let limit, .waitingForResponse): "no answer within \(limit.secondsText)"
+        case .timedOut(let limit, let stage):
+            "the response was still arriving after \(limit.secondsText): stopped \(stage.progress)"
+        case .stalled(let limit, .connecting): "no connection within \(limit.secondsText)"
+        case .stalled(let limit, .waitingForResponse): "no answer for \(limit.secondsText)"
+        case .stalled(let limit, let stage):
+            "the response stalled \(stage.progress): nothing more for \(limit.secondsText)"
         case .tooLarge: "the response is larger than the limit"
         case .tooManyRedirects: "too many redirects"
+        case .redirectRefused(let location, .notHTTP):
+            "redirected to \(location), which is not http or https; the redirect was not followed"
+        case .redirectRefused(let location, .malformed):
+            "redirected to \(location), which is not a valid URL"
+        case .unsupportedScheme(let scheme): "\(scheme): URLs cannot be fetched, only http and https"
         }
+    }
+}
+
+extension Duration {
+    /// "15 s", "0.3 s": a duration in a message.
+    public var secondsText: String {
+        let (seconds, attoseconds) = components
+        let milliseconds = attoseconds / 1_000_000_000_000_000
+        return milliseconds == 0 ? "\(seconds) s" : "\(Double(seconds) + Double(milliseconds) / 1000) s"
     }
 }
 

@@ -51,7 +51,8 @@ public final class DataLoader: DataLoading {
         -> LoadedData
     {
         let request = HTTPGet(url: url, headers: [("User-Agent", userAgent)], maxBytes: limits.maxBytes,
-                              timeout: limits.timeout, maxRedirects: limits.maxRedirects, skipsErrorBodies: true)
+                              timeout: limits.timeout, stallTimeout: limits.stallTimeout,
+                              maxRedirects: limits.maxRedirects, skipsErrorBodies: true)
         let reply: HTTPReply
         do {
             reply = try await client.get(request, received: received)
@@ -68,9 +69,14 @@ public final class DataLoader: DataLoading {
     static func loadError(_ failure: HTTPFailure, url: URL, limits: LoadLimits) -> LoadError {
         switch failure {
         case .unavailable(let reason), .connection(let reason): .connection(reason, url: url)
-        case .timedOut: .timedOut(after: limits.timeout, url: url)
+        case .broken(let stage, let detail): .connectionBroke(stage: stage, detail: detail, url: url)
+        case .badResponse(let reason): .badResponse(reason, url: url)
+        case .timedOut(let limit, let stage): .timedOut(after: limit, stage: stage, url: url)
+        case .stalled(let limit, let stage): .stalled(after: limit, stage: stage, url: url)
         case .tooLarge: .tooLarge(limit: limits.maxBytes, url: url)
         case .tooManyRedirects: .tooManyRedirects(limit: limits.maxRedirects, url: url)
+        case .redirectRefused(let location, let reason): .redirectRefused(location: location, reason: reason, url: url)
+        case .unsupportedScheme: .unsupportedScheme(url: url)
         }
     }
 
@@ -104,7 +110,9 @@ func fileErrorReason(_ error: any Error) -> String {
     if nsError.domain == NSCocoaErrorDomain {
         switch CocoaError.Code(rawValue: nsError.code) {
         case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
-        case .fileReadNoPermission: return "permission denied"
+        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+        case .fileWriteOutOfSpace: return "no space left on device"
+        case .fileWriteVolumeReadOnly: return "read-only file system"
         default: break
         }
     }

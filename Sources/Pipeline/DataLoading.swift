@@ -20,12 +20,17 @@ public struct LoadLimits: Sendable, Hashable {
     public var maxBytes: Int
     /// How long a request may take, from start to last byte.
     public var timeout: Duration
+    /// How long a request may go without receiving a byte (connecting, waiting for the answer, or mid-body) before
+    /// it is given up as stalled, so that a server that never answers holds a connection only this long.
+    public var stallTimeout: Duration
     /// The most redirects followed.
     public var maxRedirects: Int
 
-    public init(maxBytes: Int = 20 << 20, timeout: Duration = .seconds(15), maxRedirects: Int = 5) {
+    public init(maxBytes: Int = 20 << 20, timeout: Duration = .seconds(15), stallTimeout: Duration = .seconds(5),
+                maxRedirects: Int = 5) {
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.stallTimeout = stallTimeout
         self.maxRedirects = maxRedirects
     }
 
@@ -53,14 +58,22 @@ public struct LoadedData: Sendable, Equatable {
 public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with a status outside 200...299. `retryAfter` is its `Retry-After`, if any.
     case httpStatus(Int, url: URL, retryAfter: Duration?)
-    /// The connection failed or broke (refused, reset, DNS, TLS).
+    /// No connection could be made (refused, DNS, TLS).
     case connection(String, url: URL)
-    /// No complete answer within the time limit.
-    case timedOut(after: Duration, url: URL)
+    /// The connection broke at `stage`; `detail` is curl's words.
+    case connectionBroke(stage: TransferStage, detail: String, url: URL)
+    /// The server answered something that is not a readable HTTP response.
+    case badResponse(String, url: URL)
+    /// No complete answer within the time limit; the download had got as far as `stage`.
+    case timedOut(after: Duration, stage: TransferStage, url: URL)
+    /// Nothing arrived for the stall timeout; the download had got as far as `stage`.
+    case stalled(after: Duration, stage: TransferStage, url: URL)
     /// The response is larger than the byte limit; the download was stopped there.
     case tooLarge(limit: Int, url: URL)
     /// More redirects than the limit.
     case tooManyRedirects(limit: Int, url: URL)
+    /// A redirect to `location` (as the server sent it) was not followed: it is not http(s), or not a URL.
+    case redirectRefused(location: String, reason: RedirectRefusal, url: URL)
     /// Not http, https or file.
     case unsupportedScheme(url: URL)
     /// A local file that cannot be read.
@@ -68,12 +81,14 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A `file:` URL from a source whose URLs come from a server: never opened.
     case localFileRefused(url: URL)
 
-    /// Whether an automatic retry may succeed: connection errors, timeouts, 408, 429 and 5xx.
+    /// Whether an automatic retry may succeed: connection errors, broken connections, timeouts, stalls, 408, 429
+    /// and 5xx.
     public var isRetryable: Bool {
         switch self {
         case .httpStatus(let status, _, _): status == 408 || status == 429 || (500...599).contains(status)
-        case .connection, .timedOut: true
-        case .tooLarge, .tooManyRedirects, .unsupportedScheme, .unreadableFile, .localFileRefused: false
+        case .connection, .connectionBroke, .timedOut, .stalled: true
+        case .badResponse, .tooLarge, .tooManyRedirects, .redirectRefused, .unsupportedScheme, .unreadableFile,
+             .localFileRefused: false
         }
     }
 
@@ -89,13 +104,32 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
             "HTTP \(([String(status), httpReasonPhrase(status)]).filter { !$0.isEmpty }.joined(separator: " ")) "
                 + "from \(url.absoluteString)"
         case .connection(let reason, let url):
-            "cannot connect to \(url.host ?? url.absoluteString): \(reason)"
-        case .timedOut(let after, let url):
-            "no answer from \(url.host ?? url.absoluteString) within \(LoadError.seconds(after))"
+            "cannot connect to \(Self.server(url)): \(reason)"
+        case .connectionBroke(let stage, let detail, let url):
+            "\(Self.server(url)): " + HTTPFailure.broken(stage: stage, detail: detail).description
+        case .badResponse(let reason, let url):
+            "\(Self.server(url)): \(reason)"
+        case .timedOut(let after, .connecting, let url):
+            "cannot connect to \(Self.server(url)) within \(after.secondsText)"
+        case .timedOut(let after, .waitingForResponse, let url):
+            "no answer from \(Self.server(url)) within \(after.secondsText)"
+        case .timedOut(let after, let stage, let url):
+            "\(url.absoluteString) was still arriving after \(after.secondsText); the download was stopped "
+                + stage.progress
+        case .stalled(let after, .connecting, let url):
+            "cannot connect to \(Self.server(url)): no connection for \(after.secondsText)"
+        case .stalled(let after, .waitingForResponse, let url):
+            "no answer from \(Self.server(url)) for \(after.secondsText); the request was given up"
+        case .stalled(let after, let stage, let url):
+            "the download of \(url.absoluteString) stalled \(stage.progress): nothing more for \(after.secondsText)"
         case .tooLarge(let limit, let url):
             "\(url.absoluteString) is larger than the \(LoadError.megabytes(limit)) limit; the download was stopped"
         case .tooManyRedirects(let limit, let url):
-            "more than \(limit) redirects from \(url.absoluteString)"
+            "more than \(limit) redirects from \(url.absoluteString); the last was not followed"
+        case .redirectRefused(let location, .notHTTP, let url):
+            "\(url.absoluteString) redirected to \(location), which is not http or https; it was not followed"
+        case .redirectRefused(let location, .malformed, let url):
+            "\(url.absoluteString) redirected to \(location), which is not a valid URL"
         case .unsupportedScheme(let url):
             "cannot load \(url.absoluteString): only http, https and file URLs are supported"
         case .unreadableFile(let path, let reason):
@@ -106,10 +140,10 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = attoseconds / 1_000_000_000_000_000
-        return milliseconds == 0 ? "\(seconds) s" : "\(Double(seconds) + Double(milliseconds) / 1000) s"
+    /// The host a message names: "example.com", "127.0.0.1:8080".
+    static func server(_ url: URL) -> String {
+        guard let host = url.host else { return url.absoluteString }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     static func megabytes(_ bytes: Int) -> String {

@@ -81,8 +81,7 @@ public final class DiskCache: Sendable {
         public var description: String {
             switch self {
             case .unusableDirectory(let path, let reason):
-                "cannot use \(path) as the image cache: \(reason); choose another folder with --cache-dir, "
-                    + "or run with --no-disk-cache"
+                "cannot use \(path) as the image cache: \(reason); choose another folder with --cache-dir"
             case .writeFailed(let path, let reason):
                 "cannot write to the image cache in \(path): \(reason); images are still shown but not kept"
             }
@@ -115,9 +114,12 @@ public final class DiskCache: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .unusableDirectory(path: path, reason: "it is not a folder")
         }
-        guard FileManager.default.isWritableFile(atPath: path) else {
-            throw .unusableDirectory(path: path, reason: "permission denied")
-        }
+        // Creating a file is the only true test: `access(W_OK)` says yes to root on a read-only file system.
+        let probe = path + "/.probe" + Self.entrySuffix + "." + UUID().uuidString + Self.temporarySuffix
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw .unusableDirectory(path: path, reason: String(cString: strerror(errno))) }
+        close(fd)
+        unlink(probe)
     }
 
     /// `$XDG_CACHE_HOME/thumbtable` when that variable holds an absolute path (the XDG spec ignores relative
@@ -145,19 +147,33 @@ public final class DiskCache: Sendable {
 
     // MARK: Reading
 
+    /// What looking a URL up found.
+    public enum Lookup: Sendable, Equatable {
+        case hit(Entry)
+        case miss
+        /// There was an entry, but it did not check out (damaged, truncated, another URL's), and it was deleted.
+        case discarded
+    }
+
     /// The cached entry for `url`, or nil. An entry that does not check out is deleted. A hit refreshes the
     /// entry's last use, for the LRU sweep.
     public func entry(for url: URL) -> Entry? {
+        if case .hit(let entry) = lookup(url) { return entry }
+        return nil
+    }
+
+    /// Looks `url` up, saying whether a damaged entry was discarded. A hit refreshes the entry's last use.
+    public func lookup(_ url: URL) -> Lookup {
         let path = fileURL(for: url).path
         guard let before = try? FileManager.default.attributesOfItem(atPath: path),
               let contents = FileManager.default.contents(atPath: path)
-        else { return nil }
+        else { return .miss }
         guard let entry = Self.decode(Array(contents), url: url) else {
             discard(path: path, ifStill: before)
-            return nil
+            return .discarded
         }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
-        return entry
+        return .hit(entry)
     }
 
     /// Deletes a corrupt entry, unless a store replaced it since it was read (then it is another file).

@@ -1,7 +1,12 @@
 import Foundation
+import Synchronization
 
 /// The download slots: at most `maxTotal` downloads at once and `maxPerHost` to one host; waiting downloads start
 /// in priority order, the oldest first among equals.
+///
+/// The last `reserved` slots (in all, and to each host) are kept for visible rows: prefetches and the batch never
+/// take them, so however many of their servers never answer, a row on screen finds a slot. A visible download that
+/// still cannot start may preempt a less urgent one that has received nothing for a while (see `preemption`).
 struct DownloadQueue {
     struct Waiter {
         var id: Int
@@ -9,9 +14,20 @@ struct DownloadQueue {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// A download holding a slot.
+    struct Running {
+        var url: URL
+        var activity: DownloadActivity
+        /// Stops the attempt so its slot goes to a more urgent download; set to nil once called.
+        var preempt: (@Sendable () -> Void)?
+    }
+
     let maxTotal: Int
     let maxPerHost: Int
-    private(set) var running = 0
+    /// Slots, in all and to one host, that only visible downloads may take.
+    let reservedTotal: Int
+    let reservedPerHost: Int
+    private(set) var running: [Int: Running] = [:]
     private var runningPerHost: [String: Int] = [:]
     /// In arrival order, so the first of equal priority is the oldest.
     private(set) var waiting: [Waiter] = []
@@ -19,22 +35,37 @@ struct DownloadQueue {
     init(maxTotal: Int, maxPerHost: Int) {
         self.maxTotal = maxTotal
         self.maxPerHost = maxPerHost
+        reservedTotal = Self.reserve(of: maxTotal)
+        reservedPerHost = Self.reserve(of: maxPerHost)
+    }
+
+    /// A third of the slots (at least one) are kept for visible rows; a single slot is not kept, or prefetching
+    /// could never run: there preemption alone makes way.
+    static func reserve(of slots: Int) -> Int {
+        slots < 2 ? 0 : max(1, slots / 3)
     }
 
     static func host(of url: URL) -> String { url.host ?? "" }
 
-    func canStart(_ url: URL) -> Bool {
-        running < maxTotal && runningPerHost[Self.host(of: url), default: 0] < maxPerHost
+    func canStart(_ url: URL, priority: RequestPriority) -> Bool {
+        let keep = priority == .visible ? (total: 0, host: 0) : (total: reservedTotal, host: reservedPerHost)
+        return running.count < maxTotal - keep.total
+            && runningPerHost[Self.host(of: url), default: 0] < maxPerHost - keep.host
     }
 
-    mutating func start(_ url: URL) {
-        running += 1
+    mutating func start(_ id: Int, _ url: URL, activity: DownloadActivity) {
+        running[id] = Running(url: url, activity: activity)
         runningPerHost[Self.host(of: url), default: 0] += 1
     }
 
-    mutating func finish(_ url: URL) {
-        running -= 1
-        runningPerHost[Self.host(of: url), default: 1] -= 1
+    /// Sets how a running download is stopped when preempted.
+    mutating func setPreempt(_ id: Int, _ preempt: @escaping @Sendable () -> Void) {
+        running[id]?.preempt = preempt
+    }
+
+    mutating func finish(_ id: Int) {
+        guard let download = running.removeValue(forKey: id) else { return }
+        runningPerHost[Self.host(of: download.url), default: 1] -= 1
     }
 
     mutating func enqueue(_ waiter: Waiter) {
@@ -47,20 +78,71 @@ struct DownloadQueue {
         return waiting.remove(at: i)
     }
 
-    /// Starts the most urgent waiters that fit, and returns them to be resumed.
+    /// Starts the most urgent waiters that fit, and returns them (with their priority) to be resumed.
     mutating func startWaiters(priority: (URL) -> RequestPriority) -> [Waiter] {
         var started: [Waiter] = []
-        while running < maxTotal {
+        while running.count < maxTotal {
             var best: (index: Int, priority: RequestPriority)?
-            for (i, waiter) in waiting.enumerated() where canStart(waiter.url) {
+            for (i, waiter) in waiting.enumerated() {
                 let p = priority(waiter.url)
-                if best == nil || p > best!.priority { best = (i, p) }
+                if canStart(waiter.url, priority: p), best == nil || p > best!.priority { best = (i, p) }
             }
             guard let best else { break }
             let waiter = waiting.remove(at: best.index)
-            start(waiter.url)
+            start(waiter.id, waiter.url, activity: DownloadActivity())
             started.append(waiter)
         }
         return started
     }
+
+    /// What a waiting download can preempt.
+    enum Preemption: Equatable {
+        /// This running download: preempt it now.
+        case now(Int)
+        /// None has stalled yet; the first will have at this instant.
+        case later(ContinuousClock.Instant)
+        /// Nothing it may preempt is running.
+        case never
+    }
+
+    /// The running download to preempt so that a waiting one of `priority` for `url` can start: a less urgent one
+    /// silent for at least `stalledAfter` (the longest silent first), on the waiter's host when that host is what
+    /// is full.
+    func preemption(for url: URL, priority: RequestPriority, now: ContinuousClock.Instant, stalledAfter: Duration,
+                    priorityOf: (URL) -> RequestPriority) -> Preemption {
+        let host = Self.host(of: url)
+        let hostFull = runningPerHost[host, default: 0] >= maxPerHost
+        var best: (id: Int, silentSince: ContinuousClock.Instant)?
+        for (id, download) in running where download.preempt != nil && priorityOf(download.url) < priority {
+            guard !hostFull || Self.host(of: download.url) == host else { continue }
+            let silentSince = download.activity.lastActivity
+            if best == nil || silentSince < best!.silentSince { best = (id, silentSince) }
+        }
+        guard let best else { return .never }
+        return now - best.silentSince >= stalledAfter ? .now(best.id) : .later(best.silentSince + stalledAfter)
+    }
+
+    /// Marks a download preempted and returns how to stop it.
+    mutating func takePreempt(_ id: Int) -> (@Sendable () -> Void)? {
+        defer { running[id]?.preempt = nil }
+        return running[id]?.preempt
+    }
+
+    /// Downloads preempted but not yet ended: slots about to be free.
+    var slotsBeingFreed: Int { running.values.count { $0.preempt == nil && $0.activity.isPreempted } }
+}
+
+/// When a running download last received a byte, and whether it was preempted; written from the HTTP thread.
+final class DownloadActivity: Sendable {
+    private struct State {
+        var lastActivity = ContinuousClock.now
+        var preempted = false
+    }
+    private let state = Mutex(State())
+
+    var lastActivity: ContinuousClock.Instant { state.withLock { $0.lastActivity } }
+    var isPreempted: Bool { state.withLock { $0.preempted } }
+
+    func received() { state.withLock { $0.lastActivity = .now } }
+    func markPreempted() { state.withLock { $0.preempted = true } }
 }

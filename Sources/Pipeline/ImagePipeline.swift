@@ -9,7 +9,8 @@ import Synchronization
 /// - Equal requests share one render job; requests for the same URL share one download. A job ends when its last
 ///   subscriber leaves, and its download is cancelled down to the socket.
 /// - Downloads start in priority order (visible rows first), at most `maxDownloads` at once and
-///   `maxDownloadsPerHost` per host.
+///   `maxDownloadsPerHost` per host. A third of the slots are kept for visible rows, and a visible row that still
+///   finds none preempts a less urgent download that has received nothing for `preemptsStalledAfter`.
 /// - Rendered grids, decoded bitmaps and downloaded bytes stay in byte-cost LRU memory caches; bytes also go to the
 ///   disk cache. Decoding and rendering run off this actor, with cancellation checked between the steps.
 public actor ImagePipeline {
@@ -20,14 +21,19 @@ public actor ImagePipeline {
         public var memoryCacheBytes: Int
         public var limits: LoadLimits
         public var retry: RetryPolicy
+        /// How long a prefetch or batch download may go without a byte before a visible row waiting for a slot
+        /// takes its slot (it goes back to waiting).
+        public var preemptsStalledAfter: Duration
 
         public init(maxDownloads: Int = 6, maxDownloadsPerHost: Int = 6, memoryCacheBytes: Int = 64 << 20,
-                    limits: LoadLimits = .default, retry: RetryPolicy = RetryPolicy()) {
+                    limits: LoadLimits = .default, retry: RetryPolicy = RetryPolicy(),
+                    preemptsStalledAfter: Duration = .seconds(1)) {
             self.maxDownloads = max(1, maxDownloads)
             self.maxDownloadsPerHost = max(1, maxDownloadsPerHost)
             self.memoryCacheBytes = memoryCacheBytes
             self.limits = limits
             self.retry = retry
+            self.preemptsStalledAfter = preemptsStalledAfter
         }
     }
 
@@ -64,11 +70,16 @@ public actor ImagePipeline {
     var leaving: [Int: () -> Void] = [:]
     var nextID = 0
     var downloadQueue: DownloadQueue
+    /// The pending look at the queue for downloads that will have stalled by then (see `rebalanceDownloads`).
+    var rebalance: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
     var prefetches: [ThumbnailRequest: (token: Int, task: Task<Void, Never>)] = [:]
     /// The render jobs of each URL, so a download's priority is found without scanning every job.
     var renderRequestsByURL: [URL: Set<ThumbnailRequest>] = [:]
     /// The newest prefetch set, waiting for the actor (see `requestPrefetch`).
     nonisolated let pendingPrefetch = PendingPrefetch()
+    /// Set when a disk cache write failed: the cache is then read but no longer written.
+    var diskWritesOff = false
+    nonisolated let diskCacheOffHandler = Mutex<(@Sendable (DiskCache.Error) -> Void)?>(nil)
 
     public init(configuration: Configuration = Configuration(), loader: any DataLoading,
                 diskCache: DiskCache? = nil, processing: ImageProcessing = .live) {
@@ -152,6 +163,12 @@ public actor ImagePipeline {
         if prefetches[request]?.token == token { prefetches[request] = nil }
     }
 
+    /// Sets what to call, once, when writing to the disk cache fails (a full disk, a folder gone read-only): the
+    /// pipeline then stops writing to it, and the caller can say so.
+    public nonisolated func onDiskCacheOff(_ handler: @escaping @Sendable (DiskCache.Error) -> Void) {
+        diskCacheOffHandler.withLock { $0 = handler }
+    }
+
     /// Forgets an image everywhere: memory and disk. The next request fetches it again.
     public nonisolated func removeFromCaches(_ url: URL) {
         rendered.removeAll { $0.url == url }
@@ -170,6 +187,8 @@ public actor ImagePipeline {
         renderJobs.removeAll()
         renderRequestsByURL.removeAll()
         downloadJobs.removeAll()
+        rebalance?.task.cancel()
+        rebalance = nil
     }
 
     // MARK: Render jobs
@@ -258,13 +277,22 @@ public actor ImagePipeline {
 
     /// Disk reads and writes (file I/O and a SHA-256) run off the actor.
     @concurrent
-    private static func read(_ url: URL, from diskCache: DiskCache) async -> DiskCache.Entry? {
-        diskCache.entry(for: url)
+    private static func read(_ url: URL, from diskCache: DiskCache) async -> DiskCache.Lookup {
+        diskCache.lookup(url)
     }
 
     @concurrent
-    private static func store(_ data: LoadedData, for url: URL, in diskCache: DiskCache) async {
+    private static func store(_ data: LoadedData, for url: URL, in diskCache: DiskCache) async -> DiskCache.Error? {
         diskCache.store(data, attribution: nil, for: url)
+    }
+
+    /// Keeps downloaded bytes on disk, until a write fails: then says so once and stops writing, since a full or
+    /// read-only folder would fail every later write too.
+    private func storeOnDisk(_ data: LoadedData, for url: URL) async {
+        guard !url.isFileURL, !diskWritesOff, let diskCache else { return }
+        guard let error = await Self.store(data, for: url, in: diskCache), !diskWritesOff else { return }
+        diskWritesOff = true
+        diskCacheOffHandler.withLock { $0 }?(error)
     }
 
     @concurrent
@@ -281,7 +309,7 @@ public actor ImagePipeline {
             counters.add(\.memoryHits)
             return (cached.data, cached.fromDisk)
         }
-        if !skippingDisk, let diskCache, let entry = await Self.read(url, from: diskCache) {
+        if !skippingDisk, let diskCache, let entry = await diskEntry(url, in: diskCache) {
             counters.add(\.diskHits)
             let data = LoadedData(bytes: entry.bytes, contentType: entry.metadata.contentType,
                                   etag: entry.metadata.etag, lastModified: entry.metadata.lastModified)
@@ -302,35 +330,50 @@ public actor ImagePipeline {
         return (try await subscribe(to: job, priority: .prefetch) { self.removeDownloadJob(job, url) }, false)
     }
 
-    /// One download with its retries, each attempt waiting for a free download slot.
+    private func diskEntry(_ url: URL, in diskCache: DiskCache) async -> DiskCache.Entry? {
+        switch await Self.read(url, from: diskCache) {
+        case .hit(let entry): return entry
+        case .miss: return nil
+        case .discarded:
+            counters.add(\.diskEntriesDiscarded)
+            return nil
+        }
+    }
+
+    /// One download with its retries, each attempt waiting for a free download slot. An attempt preempted for a
+    /// more urgent download goes back to waiting at once; preemptions count against the retries.
     private func download(_ url: URL) async throws -> LoadedData {
         let tally = ByteTally()
         let counters = self.counters
         var retry = 0
         while true {
             try Task.checkCancellation()
-            try await acquireDownloadSlot(for: url)
-            guard !Task.isCancelled else {
-                releaseDownloadSlot(for: url)
+            let slot = try await acquireDownloadSlot(for: url)
+            guard !Task.isCancelled, let activity = downloadQueue.running[slot]?.activity else {
+                releaseDownloadSlot(slot)
                 throw CancellationError()
             }
             counters.downloadStarted()
             let loader = self.loader, limits = configuration.limits
-            let result: Result<LoadedData, any Error>
-            do {
-                result = .success(try await loader.load(url, limits: limits) { n in
+            // Its own task, so that preempting it leaves this download (and its subscribers) waiting for a slot.
+            let attempt = Task {
+                try await loader.load(url, limits: limits) { n in
+                    activity.received()
                     tally.add(n)
                     counters.add(\.bytesDownloaded, n)
-                })
-            } catch {
-                result = .failure(error)
+                }
             }
+            downloadQueue.setPreempt(slot) {
+                activity.markPreempted()
+                attempt.cancel()
+            }
+            let result = await withTaskCancellationHandler { await attempt.result } onCancel: { attempt.cancel() }
             counters.downloadEnded()
-            releaseDownloadSlot(for: url)
+            releaseDownloadSlot(slot)
             switch result {
             case .success(let data):
                 downloads.set(CachedBytes(data: data, fromDisk: false), for: url, cost: data.bytes.count + 64)
-                if !url.isFileURL, let diskCache { await Self.store(data, for: url, in: diskCache) }
+                await storeOnDisk(data, for: url)
                 return data
             case .failure(let error as LoadError) where !Task.isCancelled:
                 retry += 1
@@ -339,6 +382,16 @@ public actor ImagePipeline {
                 }
                 counters.add(\.retries)
                 try await configuration.retry.sleep(delay)
+            case .failure where activity.isPreempted && !Task.isCancelled:
+                let received = tally.total
+                counters.add(\.bytesDiscarded, received)
+                tally.reset()
+                retry += 1
+                guard retry <= configuration.retry.maxRetries else {
+                    let silence = ContinuousClock.now - activity.lastActivity
+                    throw PipelineError.load(.stalled(after: silence, stage: received > 0
+                        ? .body(received: received, expected: nil) : .waitingForResponse, url: url))
+                }
             case .failure(let error):
                 if error is CancellationError || Task.isCancelled {
                     counters.add(\.downloadsCancelled)
@@ -359,30 +412,76 @@ public actor ImagePipeline {
         return best
     }
 
-    private func acquireDownloadSlot(for url: URL) async throws {
-        if downloadQueue.canStart(url) {
-            downloadQueue.start(url)
-            return
-        }
+    /// Waits for a download slot for `url`; returns the slot's id, to release it with.
+    private func acquireDownloadSlot(for url: URL) async throws -> Int {
         nextID += 1
         let id = nextID
+        if downloadQueue.canStart(url, priority: priority(of: url)) {
+            downloadQueue.start(id, url, activity: DownloadActivity())
+            return id
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
                 downloadQueue.enqueue(.init(id: id, url: url, continuation: continuation))
+                rebalanceDownloads()
             }
         } onCancel: {
             Task { await self.stopWaiting(id) }
         }
+        return id
     }
 
     private func stopWaiting(_ id: Int) {
         downloadQueue.remove(id: id)?.continuation.resume(throwing: CancellationError())
     }
 
-    private func releaseDownloadSlot(for url: URL) {
-        downloadQueue.finish(url)
+    private func releaseDownloadSlot(_ id: Int) {
+        downloadQueue.finish(id)
         for waiter in downloadQueue.startWaiters(priority: priority(of:)) { waiter.continuation.resume() }
+    }
+
+    /// Makes way for urgent downloads: starts the waiters that fit now (a row that scrolled into view may have
+    /// raised one's priority), and preempts a stalled less urgent download for each urgent waiter that still
+    /// cannot start. If none has stalled yet, looks again when the first would have.
+    func rebalanceDownloads() {
+        for waiter in downloadQueue.startWaiters(priority: priority(of:)) { waiter.continuation.resume() }
+        let stalledAfter = configuration.preemptsStalledAfter
+        let now = ContinuousClock.now
+        var freeing = downloadQueue.slotsBeingFreed
+        var nextLook: ContinuousClock.Instant?
+        let urgent = downloadQueue.waiting.map { (url: $0.url, priority: priority(of: $0.url)) }
+            .filter { $0.priority > .prefetch }
+        for waiter in urgent.sorted(by: { $0.priority > $1.priority }) {
+            // Each slot being freed goes to the most urgent waiter.
+            if freeing > 0 {
+                freeing -= 1
+                continue
+            }
+            switch downloadQueue.preemption(for: waiter.url, priority: waiter.priority, now: now,
+                                            stalledAfter: stalledAfter, priorityOf: priority(of:)) {
+            case .now(let victim):
+                counters.add(\.downloadsPreempted)
+                downloadQueue.takePreempt(victim)?()
+            case .later(let at): nextLook = min(nextLook ?? at, at)
+            case .never: break
+            }
+        }
+        if let nextLook { scheduleRebalance(at: nextLook) }
+    }
+
+    private func scheduleRebalance(at instant: ContinuousClock.Instant) {
+        if let rebalance, rebalance.at <= instant { return }
+        rebalance?.task.cancel()
+        rebalance = (instant, Task { [weak self] in
+            guard (try? await Task.sleep(until: instant, clock: .continuous)) != nil else { return }
+            await self?.rebalanceFired()
+        })
+    }
+
+    private func rebalanceFired() {
+        rebalance = nil
+        rebalanceDownloads()
     }
 
     // MARK: Subscribers
@@ -401,6 +500,8 @@ public actor ImagePipeline {
                     return
                 }
                 job.subscribers[id] = (priority, continuation)
+                // A more urgent subscriber raises its download's priority: it may start, or preempt, now.
+                if priority > .prefetch, !downloadQueue.waiting.isEmpty { rebalanceDownloads() }
                 leaving[id] = { [unowned job] in
                     guard let subscriber = job.subscribers.removeValue(forKey: id) else { return }
                     subscriber.continuation.resume(throwing: CancellationError())

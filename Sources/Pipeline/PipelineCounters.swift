@@ -25,6 +25,8 @@ public final class PipelineCounters: Sendable {
         public var diskEntriesDiscarded = 0
         public var downloadsStarted = 0
         public var downloadsCancelled = 0
+        /// Prefetch and batch downloads that had stalled, stopped to give their slot to a visible row.
+        public var downloadsPreempted = 0
         public var bytesDownloaded = 0
         /// Bytes received for downloads that were then cancelled: traffic wasted on rows scrolled away.
         public var bytesDiscarded = 0
@@ -75,7 +77,8 @@ extension PipelineCounters.Snapshot {
             ("prefetches_started", prefetchesStarted), ("prefetches_cancelled", prefetchesCancelled),
             ("retries", retries), ("coalesced", coalesced), ("memory_hits", memoryHits), ("disk_hits", diskHits),
             ("disk_entries_discarded", diskEntriesDiscarded), ("downloads_started", downloadsStarted),
-            ("downloads_cancelled", downloadsCancelled), ("bytes_downloaded", bytesDownloaded),
+            ("downloads_cancelled", downloadsCancelled), ("downloads_preempted", downloadsPreempted),
+            ("bytes_downloaded", bytesDownloaded),
             ("bytes_discarded", bytesDiscarded), ("max_downloads_in_flight", maxDownloadsInFlight),
             ("decodes", decodes), ("renders", renders),
         ]
@@ -86,5 +89,7 @@ extension PipelineCounters.Snapshot {
 final class ByteTally: Sendable {
     private let bytes = Mutex(0)
     func add(_ n: Int) { bytes.withLock { $0 += n } }
+    /// Starts counting again, for the next attempt.
+    func reset() { bytes.withLock { $0 = 0 } }
     var total: Int { bytes.withLock { $0 } }
 }

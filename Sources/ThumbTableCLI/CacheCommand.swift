@@ -17,7 +17,7 @@ struct CacheCommand: ParsableCommand {
             do {
                 return try DiskCache(directory: directory)
             } catch {
-                throw ValidationError("cannot open the disk cache at \(directory.path): \(error)")
+                throw ValidationError(error.description)
             }
         }
     }

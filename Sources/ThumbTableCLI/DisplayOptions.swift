@@ -50,6 +50,11 @@ struct DisplayOptions: ParsableArguments {
     var timeout: Double = 15
 
     @Option(parsing: .unconditional,
+            help: "Seconds an image download may go without receiving a byte before it is given up "
+                + "(at most \(Int(Ceiling.timeoutSeconds))).")
+    var stallTimeout: Double = 5
+
+    @Option(parsing: .unconditional,
             help: "The largest image download, in MB (1 to \(Ceiling.imageMB)); a larger one is stopped there.")
     var maxImageMb = 20
 
@@ -67,6 +72,7 @@ struct DisplayOptions: ParsableArguments {
         try Ceiling.check(maxDownloads, "--max-downloads", in: 1...Ceiling.downloads)
         try Ceiling.check(maxDownloadsPerHost, "--max-downloads-per-host", in: 1...Ceiling.downloads)
         try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
+        try Ceiling.check(stallTimeout, "--stall-timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
         try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
     }
 
@@ -76,15 +82,15 @@ struct DisplayOptions: ParsableArguments {
         return ThumbnailSize(columns: box.columns, rows: box.rows)
     }
 
-    /// The disk cache the options ask for, or nil with --no-disk-cache.
-    func diskCache() throws -> DiskCache? {
-        guard !noDiskCache else { return nil }
+    /// The disk cache the options ask for: nil with --no-disk-cache, or with why it cannot be used (a read-only or
+    /// unwritable folder), for the status line; the program runs on without it.
+    func diskCache() -> (cache: DiskCache?, problem: DiskCache.Error?) {
+        guard !noDiskCache else { return (nil, nil) }
         let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
         do {
-            return try DiskCache(directory: directory, sizeLimit: diskCacheMb << 20)
+            return (try DiskCache(directory: directory, sizeLimit: diskCacheMb << 20), nil)
         } catch {
-            throw ValidationError("cannot use the disk cache at \(directory.path): \(error). "
-                                  + "Pass --cache-dir DIR or --no-disk-cache.")
+            return (nil, error)
         }
     }
 
@@ -92,7 +98,8 @@ struct DisplayOptions: ParsableArguments {
         ImagePipeline.Configuration(
             maxDownloads: maxDownloads, maxDownloadsPerHost: maxDownloadsPerHost,
             memoryCacheBytes: memoryCacheMb << 20,
-            limits: LoadLimits(maxBytes: maxImageMb << 20, timeout: .milliseconds(Int(timeout * 1000))))
+            limits: LoadLimits(maxBytes: maxImageMb << 20, timeout: .milliseconds(Int(timeout * 1000)),
+                               stallTimeout: .milliseconds(Int(stallTimeout * 1000))))
     }
 
     /// Opens the table on a source and runs it until the user quits.
@@ -102,7 +109,8 @@ struct DisplayOptions: ParsableArguments {
         // Only a folder's rows may be read from local files; a server's links never are.
         var loader: any DataLoading = DataLoader(localFiles: source.origin == .local ? .allowed : .refused)
         if let simulatedLatency { loader = SimulatedLatencyLoader(base: loader, latency: simulatedLatency) }
-        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: try diskCache())
+        let disk = diskCache()
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: disk.cache)
         let configuration = TableController.Configuration(thumbnail: size, lowData: lowData, prefetch: !noPrefetch)
         let app = try App(source: source, configuration: configuration) { colors, unicode in
             var options = TextArtOptions.default
@@ -112,6 +120,14 @@ struct DisplayOptions: ParsableArguments {
             return PipelineThumbnailLoader(pipeline: pipeline, options: options)
         }
         app.table.extraCounters = { pipeline.counters.snapshot.named }
+        // Said once, in the status line; images are still shown, only not kept.
+        if let problem = disk.problem { app.table.status = "No disk cache: \(problem)" }
+        pipeline.onDiskCacheOff { [weak table = app.table] error in
+            Task { @MainActor in
+                table?.status = "Disk cache off: \(error)"
+                table?.onChange()
+            }
+        }
         if reuseOverlay { app.table.toggleReuseOverlay() }
         let status = await app.run()
         await pipeline.cancelAll()

@@ -67,13 +67,131 @@ import Testing
         }
     }
 
-    @Test func aRedirectToAnotherSchemeIsNotFollowed() async throws {
+    // MARK: Hostile servers: each failure says what happened
+
+    @Test func aRedirectToAnotherSchemeIsRefusedAndNamed() async throws {
         try await TestHTTPServer.with { server in
             server.serve("/ftp", .redirect(to: "ftp://127.0.0.1/file"))
+            server.serve("/passwd", .redirect(to: "file:///etc/passwd"))
 
-            await #expect(throws: HTTPFailure.connection("redirected to a URL that is not http or https")) {
+            await #expect(throws: HTTPFailure.redirectRefused(location: "ftp://127.0.0.1/file", reason: .notHTTP)) {
                 try await client.get(HTTPGet(url: server.url("/ftp")))
             }
+            let error = await #expect(throws: HTTPFailure.self) {
+                try await client.get(HTTPGet(url: server.url("/passwd")))
+            }
+            #expect(error == .redirectRefused(location: "file:///etc/passwd", reason: .notHTTP))
+            #expect(error?.description == "redirected to file:///etc/passwd, which is not http or https; "
+                + "the redirect was not followed")
+        }
+    }
+
+    @Test func aRedirectToSomethingThatIsNotAURLIsRefused() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/bad", .redirect(to: "http://[::1"))
+
+            await #expect(throws: HTTPFailure.redirectRefused(location: "http://[::1", reason: .malformed)) {
+                try await client.get(HTTPGet(url: server.url("/bad")))
+            }
+        }
+    }
+
+    @Test func aRequestURLThatIsNotHTTPIsNotCalledARedirect() async throws {
+        let error = await #expect(throws: HTTPFailure.self) {
+            try await client.get(HTTPGet(url: URL(string: "ftp://127.0.0.1/file")!))
+        }
+        #expect(error == .unsupportedScheme("ftp"))
+        #expect(error?.description.contains("redirect") == false, "\(String(describing: error))")
+    }
+
+    @Test func aServerThatNeverAnswersStallsBeforeTheResponse() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/never", .never)
+
+            // The overall limit is far away: only the stall timeout can end it.
+            let error = await #expect(throws: HTTPFailure.self) {
+                try await client.get(HTTPGet(url: server.url("/never"), timeout: .seconds(120),
+                                             stallTimeout: .milliseconds(300)))
+            }
+            #expect(error == .stalled(limit: .milliseconds(300), stage: .waitingForResponse))
+            #expect(error?.description == "no answer for 0.3 s")
+        }
+    }
+
+    @Test func aBodyThatStopsMidwayStallsAfterTheBytesItSent() async throws {
+        try await TestHTTPServer.with { server in
+            let body = [UInt8](repeating: 7, count: 10_000)
+            server.serve("/half", TestHTTPServer.Reply.ok(body).stalled(after: 4_000))
+            server.serve("/headers", TestHTTPServer.Reply.ok(body).stalled(after: 0))
+            let received = Mutex(0)
+
+            let half = await #expect(throws: HTTPFailure.self) {
+                try await client.get(HTTPGet(url: server.url("/half"), timeout: .seconds(120),
+                                             stallTimeout: .milliseconds(300))) { n in received.withLock { $0 += n } }
+            }
+            #expect(half == .stalled(limit: .milliseconds(300), stage: .body(received: 4_000, expected: 10_000)))
+            #expect(half?.description == "the response stalled after 4000 of 10000 bytes: nothing more for 0.3 s")
+            #expect(received.withLock { $0 } == 4_000)
+
+            let headersOnly = await #expect(throws: HTTPFailure.self) {
+                try await client.get(HTTPGet(url: server.url("/headers"), timeout: .seconds(120),
+                                             stallTimeout: .milliseconds(300)))
+            }
+            #expect(headersOnly == .stalled(limit: .milliseconds(300), stage: .body(received: 0, expected: 10_000)))
+        }
+    }
+
+    @Test func aSlowBodyThatNeverStallsIsStoppedByTheOverallTimeoutWithItsProgress() async throws {
+        try await TestHTTPServer.with { server in
+            // A chunk every 50 ms: never silent for the 2 s stall limit, but 10 s in all.
+            let body = [UInt8](repeating: 1, count: 20_000)
+            server.serve("/trickle", TestHTTPServer.Reply.ok(body).paced(chunkSize: 100, interval: .milliseconds(50)))
+
+            let error = await #expect(throws: HTTPFailure.self) {
+                try await client.get(HTTPGet(url: server.url("/trickle"), timeout: .seconds(1),
+                                             stallTimeout: .seconds(2)))
+            }
+            guard case .timedOut(let limit, .body(let received, let expected)) = error else {
+                Issue.record("expected a timeout mid-body, got \(String(describing: error))")
+                return
+            }
+            #expect(limit == .seconds(1))
+            #expect(expected == 20_000)
+            #expect(received > 0 && received < 20_000)
+            #expect(error?.description
+                == "the response was still arriving after 1 s: stopped after \(received) of 20000 bytes")
+        }
+    }
+
+    @Test func aConnectionDroppedMidBodySaysHowFarItGot() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/cut", TestHTTPServer.Reply.ok([UInt8](repeating: 3, count: 10_000)).dropped(after: 2_500))
+
+            let error = await #expect(throws: HTTPFailure.self) {
+                try await client.get(HTTPGet(url: server.url("/cut")))
+            }
+            guard case .broken(.body(2_500, 10_000), _) = error else {
+                Issue.record("expected a break after 2500 of 10000 bytes, got \(String(describing: error))")
+                return
+            }
+            #expect(error?.description.hasPrefix(
+                "the connection broke before the whole response arrived, after 2500 of 10000 bytes") == true)
+        }
+    }
+
+    @Test func cancellingAStalledRequestEndsItAtOnce() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/never", .never)
+            let client = client
+            let url = server.url("/never")
+            let request = Task { try await client.get(HTTPGet(url: url, timeout: .seconds(120))) }
+            #expect(await server.waitForRequests(to: "/never"))
+
+            let cancelled = ContinuousClock.now
+            request.cancel()
+            await #expect(throws: CancellationError.self) { try await request.value }
+            // A figure for the record, not a pass mark: the transfer is removed on the client's own thread.
+            print("HTTPClientTests: cancel to CancellationError took \(ContinuousClock.now - cancelled)")
         }
     }
 }

@@ -136,9 +136,11 @@ import TestSupport
             server.serve("/slow.png", .ok(image).delayed(by: .seconds(30)))
             let url = server.url("/slow.png")
 
-            await #expect(throws: LoadError.timedOut(after: .milliseconds(300), url: url)) {
+            let error = await #expect(throws: LoadError.self) {
                 try await loader.load(url, limits: LoadLimits(timeout: .milliseconds(300))) { _ in }
             }
+            #expect(error == .timedOut(after: .milliseconds(300), stage: .waitingForResponse, url: url))
+            #expect(error?.description == "no answer from 127.0.0.1:\(server.port) within 0.3 s")
         }
     }
 
@@ -150,10 +152,14 @@ import TestSupport
             let chunks = ReceivedChunks()
 
             // 2 s: long enough for the first chunks to arrive even on a busy machine, far shorter than the body.
-            await #expect(throws: LoadError.timedOut(after: .seconds(2), url: url)) {
+            let error = await #expect(throws: LoadError.self) {
                 try await loader.load(url, limits: LoadLimits(timeout: .seconds(2)), received: chunks.record)
             }
             #expect(chunks.total > 0)
+            #expect(error == .timedOut(after: .seconds(2), stage: .body(received: chunks.total, expected: image.count),
+                                       url: url))
+            #expect(error?.description == "\(url.absoluteString) was still arriving after 2 s; the download was "
+                + "stopped after \(chunks.total) of \(image.count) bytes")
             #expect(await server.waitForClientClose(of: "/trickle.png"))
         }
     }
@@ -177,7 +183,7 @@ import TestSupport
         #expect(reason == "connection refused")
     }
 
-    @Test func aConnectionDroppedMidBodyIsAConnectionError() async throws {
+    @Test func aConnectionDroppedMidBodyIsABrokenConnectionNotACannotConnect() async throws {
         try await TestHTTPServer.with { server in
             server.serve("/cut.png", .ok(image).dropped(after: 5_000))
             let url = server.url("/cut.png")
@@ -185,12 +191,65 @@ import TestSupport
             let error = await #expect(throws: LoadError.self) {
                 try await loader.load(url, limits: .default) { _ in }
             }
-            guard case .connection(let reason, _) = error else {
-                Issue.record("expected a connection error, got \(String(describing: error))")
+            guard case .connectionBroke(.body(5_000, image.count), _, url) = error else {
+                Issue.record("expected a broken connection after 5000 bytes, got \(String(describing: error))")
                 return
             }
-            #expect(reason.hasPrefix("the connection broke before the whole response arrived"), "\(reason)")
+            let message = error?.description ?? ""
+            #expect(message.hasPrefix("127.0.0.1:\(server.port): the connection broke before the whole response "
+                + "arrived, after 5000 of \(image.count) bytes"), "\(message)")
+            #expect(!message.contains("cannot connect"))
+            #expect(error?.isRetryable == true)
             #expect(server.requests(to: "/cut.png").map(\.outcome) == [.droppedByServer])
+        }
+    }
+
+    // MARK: Hostile servers
+
+    @Test func aServerThatNeverAnswersIsGivenUpAfterTheStallTimeout() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/never.png", .never)
+            let url = server.url("/never.png")
+            let limits = LoadLimits(timeout: .seconds(120), stallTimeout: .milliseconds(300))
+
+            let error = await #expect(throws: LoadError.self) { try await loader.load(url, limits: limits) { _ in } }
+
+            #expect(error == .stalled(after: .milliseconds(300), stage: .waitingForResponse, url: url))
+            #expect(error?.description == "no answer from 127.0.0.1:\(server.port) for 0.3 s; the request was given up")
+            #expect(error?.isRetryable == true)
+        }
+    }
+
+    @Test func aBodyThatStallsSaysAfterHowManyBytesNotNoAnswer() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/half.png", .ok(image).stalled(after: 30_000))
+            let url = server.url("/half.png")
+            let limits = LoadLimits(timeout: .seconds(120), stallTimeout: .milliseconds(300))
+            let chunks = ReceivedChunks()
+
+            let error = await #expect(throws: LoadError.self) {
+                try await loader.load(url, limits: limits, received: chunks.record)
+            }
+
+            #expect(error == .stalled(after: .milliseconds(300), stage: .body(received: 30_000, expected: image.count),
+                                      url: url))
+            #expect(error?.description == "the download of \(url.absoluteString) stalled after 30000 of "
+                + "\(image.count) bytes: nothing more for 0.3 s")
+            #expect(chunks.total == 30_000)
+        }
+    }
+
+    @Test func aRedirectToAFileIsRefusedNotACannotConnect() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/img.png", .redirect(to: "file:///etc/passwd"))
+            let url = server.url("/img.png")
+
+            let error = await #expect(throws: LoadError.self) { try await loader.load(url, limits: .default) { _ in } }
+
+            #expect(error == .redirectRefused(location: "file:///etc/passwd", reason: .notHTTP, url: url))
+            #expect(error?.description == "\(url.absoluteString) redirected to file:///etc/passwd, which is not http "
+                + "or https; it was not followed")
+            #expect(error?.isRetryable == false)
         }
     }
 

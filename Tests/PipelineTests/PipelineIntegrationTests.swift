@@ -110,6 +110,7 @@ import TextArt
             let restarted = try pipeline()
             #expect(try await restarted.thumbnail(request(url)) == good)
             #expect(server.requests(to: "/cat.png").count == 2, "the damaged entry was fetched again")
+            #expect(restarted.counters.snapshot.diskEntriesDiscarded == 1, "and counted")
             #expect(cache.entry(for: url)?.bytes == chelsea, "and stored again whole")
         }
     }

@@ -177,6 +177,9 @@ extension TestHTTPServer {
         public var dropAfter: Int?
         /// Sends the body with chunked transfer encoding and no `Content-Length`.
         public var chunked: Bool
+        /// When set, the status line, the headers and this many bytes of the body are sent, then nothing more until
+        /// the server stops: a server that stalls mid-body (0: right after the headers).
+        public var stallAfter: Int?
 
         public struct Pacing: Sendable {
             public var chunkSize: Int
@@ -189,7 +192,8 @@ extension TestHTTPServer {
         }
 
         public init(status: Int = 200, headers: [String: String] = [:], body: [UInt8] = [],
-                    delay: Duration? = nil, pacing: Pacing? = nil, dropAfter: Int? = nil, chunked: Bool = false) {
+                    delay: Duration? = nil, pacing: Pacing? = nil, dropAfter: Int? = nil, chunked: Bool = false,
+                    stallAfter: Int? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -197,7 +201,11 @@ extension TestHTTPServer {
             self.pacing = pacing
             self.dropAfter = dropAfter
             self.chunked = chunked
+            self.stallAfter = stallAfter
         }
+
+        /// A reply that never comes: the request is read, and nothing is sent until the server stops.
+        public static let never = Reply(delay: .seconds(86_400))
 
         /// A 200 with `body`.
         public static func ok(_ body: [UInt8], contentType: String? = nil, headers: [String: String] = [:]) -> Reply {
@@ -232,6 +240,13 @@ extension TestHTTPServer {
         public func paced(chunkSize: Int, interval: Duration) -> Reply {
             var copy = self
             copy.pacing = Pacing(chunkSize: chunkSize, interval: interval)
+            return copy
+        }
+
+        /// This reply with its body stalled for good after `bytes` bytes (0: right after the headers).
+        public func stalled(after bytes: Int) -> Reply {
+            var copy = self
+            copy.stallAfter = bytes
             return copy
         }
 
@@ -479,6 +494,7 @@ private struct ReplyBody: AsyncBufferedSequence {
     let chunkSize: Int
     let interval: Duration?
     let dropAfter: Int?
+    let stallAfter: Int?
     let watch: BodyWatch
 
     init(reply: TestHTTPServer.Reply, watch: BodyWatch) {
@@ -486,6 +502,7 @@ private struct ReplyBody: AsyncBufferedSequence {
         chunkSize = reply.pacing?.chunkSize ?? 64 << 10
         interval = reply.pacing?.interval
         dropAfter = reply.dropAfter
+        stallAfter = reply.stallAfter
         self.watch = watch
     }
 
@@ -512,9 +529,12 @@ private struct ReplyBody: AsyncBufferedSequence {
                 body.watch.end(.completed)
                 return nil
             }
+            // Ended by the server's stop, which cancels this task.
+            if let stallAfter = body.stallAfter, offset >= stallAfter { try await Task.sleep(for: .seconds(86_400)) }
             if offset > 0, let interval = body.interval { try await Task.sleep(for: interval) }
             var end = Swift.min(body.bytes.count, offset + Swift.min(Swift.max(count, 1), body.chunkSize))
             if let dropAfter = body.dropAfter { end = Swift.min(end, dropAfter) }
+            if let stallAfter = body.stallAfter, offset < stallAfter { end = Swift.min(end, stallAfter) }
             defer { offset = end }
             return body.bytes[offset..<end]
         }
