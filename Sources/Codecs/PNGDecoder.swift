@@ -18,6 +18,7 @@ enum PNGDecoder {
         let width = Int(image.width), height = Int(image.height)
         do {
             try options.checkPixelCount(width: width, height: height, format: .png)
+            try options.checkMemory(DecodeCost.png(PixelSize(width: width, height: height)))
         } catch {
             png_image_free(&image)
             throw error

@@ -140,11 +140,11 @@ import Testing
         return png
     }
 
-    private static func bigEndian(_ v: Int) -> [UInt8] {
+    static func bigEndian(_ v: Int) -> [UInt8] {
         [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
     }
 
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         return bigEndian(data.count) + body + bigEndian(Int(PNGEncoder.crc32(body)))
     }
