@@ -253,7 +253,9 @@ public actor ImagePipeline {
     private static func decode(_ bytes: [UInt8], for request: ThumbnailRequest, with processing: ImageProcessing,
                                counters: PipelineCounters) async throws -> DecodedImage {
         counters.add(\.decodes)
-        return try processing.decode(bytes, request)
+        // Decodes running at once share one memory budget: this one waits its turn while others hold the memory.
+        let memory = processing.decodeMemory(bytes, request)
+        return try await processing.decodeBudget.withReservation(of: memory) { try processing.decode(bytes, request) }
     }
 
     /// Disk reads and writes (file I/O and a SHA-256) run off the actor.
