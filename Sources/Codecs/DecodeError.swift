@@ -10,6 +10,9 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case inputTooLarge(bytes: Int, limit: Int)
     /// The header declares more pixels than `DecodeOptions.maxPixels`.
     case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// Decoding the image would allocate `bytes` bytes (bitmap and working memory, see `ImageDecoder.memoryCost`),
+    /// more than `limit`: `DecodeOptions.maxMemory`, or the capacity of a `DecodeMemoryBudget`.
+    case needsTooMuchMemory(bytes: Int, limit: Int)
     /// The data is damaged or cut short; `reason` says how, in the library's words where it has them.
     case corrupt(ImageFormat, reason: String)
     /// A valid file that uses something the system library cannot decode.
@@ -30,6 +33,9 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             "the image is \(width)x\(height) pixels (\(Self.megapixels(Double(width) * Double(height)))), above "
                 + "the \(Self.megapixels(Double(limit))) limit; raise the pixel limit (DecodeOptions.maxPixels) to "
                 + "decode it"
+        case .needsTooMuchMemory(let bytes, let limit):
+            "decoding the image needs \(Self.byteCount(bytes)) of memory, above the \(Self.byteCount(limit)) one "
+                + "decode may use; raise the memory limit (DecodeOptions.maxMemory) to decode it"
         case .corrupt(let format, let reason):
             "the \(format.displayName) data is damaged: \(reason)"
         case .unsupported(let format, let reason):

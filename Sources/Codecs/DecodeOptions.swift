@@ -46,13 +46,35 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Keep every composited frame of an animated GIF or WebP in `DecodedImage.frames`. Turn off for thumbnails:
     /// only the first frame is decoded then.
     public var keepsAnimationFrames: Bool
+    /// The most bytes one decode may allocate: its bitmap and the decoder's working memory (see
+    /// `ImageDecoder.memoryCost`), every kept animation frame included. A decode the header shows to need more is
+    /// refused before any pixel memory exists; animation frames beyond it are dropped with a warning.
+    public var maxMemory: Int
+
+    /// The default `maxMemory`: a 100-megapixel bitmap (the default pixel limit) and its working memory fit; a 9000 x
+    /// 9000 PNG (324 MB) fits once, not twice.
+    public static let defaultMaxMemory = 512 << 20
 
     public init(targetSize: PixelSize? = nil, maxPixels: Int = 100_000_000, maxBytes: Int = 64 << 20,
-                keepsAnimationFrames: Bool = true) {
+                keepsAnimationFrames: Bool = true, maxMemory: Int = defaultMaxMemory) {
         self.targetSize = targetSize
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
         self.keepsAnimationFrames = keepsAnimationFrames
+        self.maxMemory = maxMemory
+    }
+
+    /// Why an animation keeps only its first `kept` frames: with the next one its frames would need `memory` bytes,
+    /// more than `maxMemory`, or else decode more than `maxPixels` pixels.
+    func framesLimitWarning(kept: Int, memory: Int) -> String {
+        "only the first \(kept) frames are kept: with the next one the frames would "
+            + (memory > maxMemory
+                ? "need more than the \(maxMemory) bytes one decode may use" : "exceed the limit of \(maxPixels) pixels")
+    }
+
+    /// Refuses a decode that needs more than `maxMemory` bytes, before it allocates them.
+    func checkMemory(_ bytes: Int) throws(DecodeError) {
+        guard bytes <= maxMemory else { throw .needsTooMuchMemory(bytes: bytes, limit: maxMemory) }
     }
 
     /// Refuses an image whose header declares more pixels than `maxPixels` (or no pixels at all).

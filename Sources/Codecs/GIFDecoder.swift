@@ -6,7 +6,8 @@ import Pixels
 ///
 /// giflib reports failures as error codes and never prints or exits. Records are read one at a time instead of with
 /// `DGifSlurp`, so sizes are checked before anything is allocated and a cut-short file still yields the frames it
-/// has. GIFs always decode at full size.
+/// has. GIFs always decode at full size. When only the first frame is wanted the rest of the file is still walked
+/// (its image data skipped, not decompressed), so that a file cut short warns as a cut-short JPEG does.
 enum GIFDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         let source = UnsafeMutablePointer<MemorySource>.allocate(capacity: 1)
@@ -63,6 +64,7 @@ private struct Canvas {
 
     init(width: Int, height: Int, options: DecodeOptions) throws(DecodeError) {
         try options.checkPixelCount(width: width, height: height, format: .gif)
+        try options.checkMemory(DecodeCost.gif(canvas: PixelSize(width: width, height: height), largestFrame: 0))
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: 0, count: width * height * 4)  // transparent, as browsers start
@@ -84,14 +86,18 @@ private struct Canvas {
         var pending = Disposal.keep
         var warning: String?
         var indices: [UInt8] = []
-        // Frames are whole canvases: together they stay within the pixel limit too.
-        let framesBudget = max(1, options.maxPixels / (width * height))
+        // The pixels of the frames decoded so far, each at its own size (a frame may be larger than the canvas):
+        // together they stay within the pixel limit, as the work of decoding them does.
+        var decodedPixels = 0
+        // Past the first frame when only that one is wanted: the rest is walked to find out whether it is whole.
+        var skipping = false
+        var framesSeen = 0
 
         /// Ends reading on a giflib failure: an error before any frame, a warning after one.
         func failure(_ what: String) throws(DecodeError) {
             let reason = "\(what): \(GIFDecoder.errorText(gif.pointee.Error))"
             guard !frames.isEmpty else { throw .corrupt(.gif, reason: reason) }
-            warning = "the GIF data is damaged or cut short after \(frames.count) frame(s) (\(reason))"
+            warning = "the GIF data is damaged or cut short after \(framesSeen) frame(s) (\(reason))"
         }
 
         reading: while true {
@@ -116,12 +122,12 @@ private struct Canvas {
                     }
                 }
             case IMAGE_DESC_RECORD_TYPE:
-                if frames.count == framesBudget {
-                    warning = "only the first \(framesBudget) frames are kept: all frames together would exceed "
-                        + "the limit of \(options.maxPixels) pixels"
-                    break reading
-                }
                 guard DGifGetImageDesc(gif) == GIF_OK else { try failure("DGifGetImageDesc"); break reading }
+                if skipping {
+                    guard skipImageData(gif) else { try failure("DGifGetCode"); break reading }
+                    framesSeen += 1
+                    continue reading
+                }
                 let desc = gif.pointee.Image
                 let frame = Rect(left: Int(desc.Left), top: Int(desc.Top), width: Int(desc.Width),
                                  height: Int(desc.Height))
@@ -131,6 +137,19 @@ private struct Canvas {
                     break reading
                 }
                 try options.checkPixelCount(width: frame.width, height: frame.height, format: .gif)
+                // What the canvas, the frames kept, a saved canvas and the index buffer hold once this frame is read.
+                var restoring = false
+                if case .restore = pending { restoring = true }
+                let memory = DecodeCost.gif(canvas: PixelSize(width: width, height: height),
+                                            largestFrame: max(indices.count, frame.width * frame.height))
+                    + (frames.count + (restoring ? 1 : 0)) * DecodeCost.rgba(PixelSize(width: width, height: height))
+                decodedPixels += frame.width * frame.height
+                if frames.isEmpty {
+                    try options.checkMemory(memory)
+                } else if memory > options.maxMemory || decodedPixels > options.maxPixels {
+                    warning = options.framesLimitWarning(kept: frames.count, memory: memory)
+                    break reading
+                }
                 guard let colourMap = desc.ColorMap ?? gif.pointee.SColorMap else {
                     try failure("frame \(frames.count + 1) has no colour table")
                     break reading
@@ -168,6 +187,7 @@ private struct Canvas {
                 }
                 draw(indices, frame: frame, rows: rowOrder.prefix(linesRead), colourMap: colourMap.pointee,
                      transparent: Int(control.TransparentColor))
+                framesSeen += 1
                 frames.append(AnimationFrame(bitmap: Bitmap(width: width, height: height, pixels: pixels),
                                              delay: .milliseconds(10 * Int(control.DelayTime))))
                 control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
@@ -178,7 +198,7 @@ private struct Canvas {
                         + "the image is drawn as far as it goes"
                     break reading
                 }
-                if !options.keepsAnimationFrames { break reading }
+                skipping = !options.keepsAnimationFrames
             case TERMINATE_RECORD_TYPE:
                 break reading
             default:
@@ -190,6 +210,17 @@ private struct Canvas {
         let animation = options.keepsAnimationFrames && frames.count > 1 ? frames : []
         return DecodedImage(bitmap: first.bitmap, format: .gif, originalWidth: width, originalHeight: height,
                             frames: animation, warning: warning)
+    }
+
+    /// Reads past a frame's compressed data block by block without decompressing it; false when giflib fails.
+    private func skipImageData(_ gif: UnsafeMutablePointer<GifFileType>) -> Bool {
+        var codeSize: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { return false }
+        while block != nil {
+            guard DGifGetCodeNext(gif, &block) == GIF_OK else { return false }
+        }
+        return true
     }
 
     /// Undoes the previous frame as its disposal method says, before the next frame is drawn.

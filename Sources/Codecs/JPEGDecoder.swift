@@ -35,6 +35,9 @@ enum JPEGDecoder {
         let factor = scalingFactor(for: stored,
                                    covering: options.targetSize.map(markers.orientation.displayedSize(of:)))
         let scaledWidth = cturbojpeg_scaled(width, factor), scaledHeight = cturbojpeg_scaled(height, factor)
+        try options.checkMemory(DecodeCost.jpeg(scaled: PixelSize(width: Int(scaledWidth), height: Int(scaledHeight)),
+                                                orientation: markers.orientation,
+                                                coefficientBytes: markers.coefficientBytes))
 
         // CMYK and YCCK JPEGs decode only to CMYK; those bytes are converted to RGBA in place.
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
@@ -80,6 +83,18 @@ enum JPEGDecoder {
                 : "tjDecompressHeader3: \(errorText(handle))")
         }
         return markers.orientation.displayedSize(of: PixelSize(width: Int(width), height: Int(height)))
+    }
+
+    /// What `decode` will allocate (`DecodeCost.jpeg`), from the headers as `decode` reads them.
+    static func memoryCost(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> Int {
+        let markers = JPEGMarkers(scanning: bytes)
+        // A quarter turn is its own inverse: the displayed size turned back is the stored one.
+        let stored = markers.orientation.displayedSize(of: try displayedSize(bytes))
+        let factor = scalingFactor(for: stored, covering: options.targetSize.map(markers.orientation.displayedSize(of:)))
+        let scaled = PixelSize(width: Int(cturbojpeg_scaled(Int32(clamping: stored.width), factor)),
+                               height: Int(cturbojpeg_scaled(Int32(clamping: stored.height), factor)))
+        return DecodeCost.jpeg(scaled: scaled, orientation: markers.orientation,
+                               coefficientBytes: markers.coefficientBytes)
     }
 
     /// The scaling factors TurboJPEG's DCT can decode at that are not larger than 1, smallest first.

@@ -8,6 +8,11 @@ struct JPEGMarkers: Sendable, Equatable {
     var endsInHeaders = false
     /// The stored (not yet turned) size in the frame header (SOFn), when there is one before the first scan.
     var frameSize: PixelSize?
+    /// The bytes of DCT coefficients libjpeg keeps for the whole image while it decodes a progressive JPEG (every
+    /// scan refines every block, so all of them stay in memory, at full size whatever the DCT scaling): 2 bytes a
+    /// coefficient, 64 a block, each component at its sampling. 0 for sequential JPEGs, decoded a row of blocks at
+    /// a time.
+    var coefficientBytes = 0
 
     /// Walks the marker segments from SOI to the first SOS; damaged or missing segments leave the defaults.
     init(scanning bytes: UnsafeRawBufferPointer) {
@@ -38,13 +43,36 @@ struct JPEGMarkers: Sendable, Equatable {
             // SOF0...SOF15 but DHT (C4), JPG (C8) and DAC (CC): precision, height, width, components.
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC && segment.count >= 5
                 && frameSize == nil:
-                frameSize = PixelSize(width: Int(segment[3]) << 8 | Int(segment[4]),
-                                      height: Int(segment[1]) << 8 | Int(segment[2]))
+                let size = PixelSize(width: Int(segment[3]) << 8 | Int(segment[4]),
+                                     height: Int(segment[1]) << 8 | Int(segment[2]))
+                frameSize = size
+                // SOF2, SOF6, SOF10 and SOF14 are the progressive ones.
+                if marker & 0x03 == 0x02 { coefficientBytes = Self.coefficientBytes(size, frameHeader: segment) }
             default:
                 break
             }
             offset += 2 + length
         }
+    }
+
+    /// What a progressive frame's coefficients take: each component's blocks (8x8 samples at its sampling factors
+    /// against the largest ones) times 128 bytes.
+    private static func coefficientBytes(_ size: PixelSize, frameHeader: UnsafeRawBufferPointer) -> Int {
+        let count = Int(frameHeader[5])
+        guard count > 0, frameHeader.count >= 6 + 3 * count else { return 0 }
+        var factors: [(h: Int, v: Int)] = []
+        for i in 0..<count {
+            let sampling = Int(frameHeader[7 + 3 * i])
+            factors.append((h: max(1, sampling >> 4), v: max(1, sampling & 0x0F)))
+        }
+        let maxH = factors.map { $0.h }.max()!, maxV = factors.map { $0.v }.max()!
+        var total = 0
+        for factor in factors {
+            let width = (size.width * factor.h + maxH - 1) / maxH
+            let height = (size.height * factor.v + maxV - 1) / maxV
+            total += ((width + 7) / 8) * ((height + 7) / 8) * 128
+        }
+        return total
     }
 
     private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]

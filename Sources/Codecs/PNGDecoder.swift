@@ -2,7 +2,8 @@ import CPNG
 import Pixels
 
 /// PNG through libpng's simplified `png_image_*` API: every bit depth, colour type and interlacing becomes 8-bit
-/// RGBA with straight alpha, and errors come back in `png_image.message` (no setjmp, nothing printed).
+/// RGBA with straight alpha, and errors come back in `png_image.message` (no setjmp, nothing printed). 16-bit files
+/// go through the shim's `cpng_read_rgba8_from16` instead (see `decodeSixteenBit`).
 ///
 /// PNGs always decode at full size. libpng's warnings (typically about colour profiles) are dropped: they never
 /// affect the pixels enough to tell a user.
@@ -17,6 +18,7 @@ enum PNGDecoder {
         let width = Int(image.width), height = Int(image.height)
         do {
             try options.checkPixelCount(width: width, height: height, format: .png)
+            try options.checkMemory(DecodeCost.png(PixelSize(width: width, height: height)))
         } catch {
             png_image_free(&image)
             throw error
@@ -25,18 +27,40 @@ enum PNGDecoder {
             return try decodePalette(&image, width: width, height: height)
         }
         let natural = image.format
-        if natural & UInt32(PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_LINEAR) == 0 {
+        if natural & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0 {
+            png_image_free(&image)
+            return try decodeSixteenBit(bytes, width: width, height: height)
+        }
+        if natural & UInt32(PNG_FORMAT_FLAG_ALPHA) == 0 {
             return try decodeOpaque(&image, gray: natural & UInt32(PNG_FORMAT_FLAG_COLOR) == 0, width: width,
                                     height: height)
         }
         image.format = cpng_format_rgba()
-        // Without this flag libpng treats 16-bit samples as linear light when the file has no gAMA/sRGB chunk, and
-        // its 8-bit sRGB output comes out far too bright. PNG writers mean sRGB: 0x8080 must become 0x80.
-        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
         let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
             // Row stride 0 means packed rows. finish_read frees libpng's state on success and on failure.
             guard png_image_finish_read(&image, nil, pixels.baseAddress, 0, nil) != 0 else {
                 throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))")
+            }
+        }
+        return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
+    }
+
+    /// A 16-bit PNG (any colour type, interlaced or not) through libpng's full API in the shim: the simplified API
+    /// puts wrong pixels on every other row of interlaced 16-bit files in this libpng (see the shim), and one path
+    /// for both keeps an interlaced file and its non-interlaced twin identical. Samples are sRGB, as PNG writers
+    /// mean them (libpng would otherwise take 16-bit samples without a gAMA chunk for linear light): 0x8080 is 0x80.
+    private static func decodeSixteenBit(_ bytes: UnsafeRawBufferPointer, width: Int,
+                                         height: Int) throws(DecodeError) -> DecodedImage {
+        let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
+            var text = [CChar](repeating: 0, count: 128)
+            let ok = text.withUnsafeMutableBufferPointer { text in
+                cpng_read_rgba8_from16(bytes.baseAddress, bytes.count,
+                                       pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(width),
+                                       UInt32(height), text.baseAddress, text.count)
+            }
+            guard ok != 0 else {
+                let message = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                throw .corrupt(.png, reason: "libpng: \(message.isEmpty ? "an error without a message" : message)")
             }
         }
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)

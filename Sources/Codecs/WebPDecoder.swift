@@ -21,6 +21,7 @@ enum WebPDecoder {
             throw .unsupported(.webp, reason: "WebPInitDecoderConfig: libwebp does not match its headers")
         }
         let scaled = options.targetSize.map { size.scaledToCover($0) } ?? size
+        try options.checkMemory(DecodeCost.webp(full: size, scaled: scaled, lossless: features.format == 2))
         if scaled != size {
             config.options.use_scaling = 1
             config.options.scaled_width = Int32(scaled.width)
@@ -47,6 +48,19 @@ enum WebPDecoder {
         return PixelSize(width: Int(features.width), height: Int(features.height))
     }
 
+    /// What `decode` will allocate (`DecodeCost`): an animation's first frame, or every frame it may keep.
+    static func memoryCost(_ bytes: UnsafeRawBufferPointer, size: PixelSize,
+                           options: DecodeOptions) throws(DecodeError) -> Int {
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
+        guard status == VP8_STATUS_OK else { throw failure("WebPGetFeatures", status) }
+        if features.has_animation != 0 {
+            return options.keepsAnimationFrames ? options.maxMemory : DecodeCost.webpAnimation(canvas: size)
+        }
+        let scaled = options.targetSize.map { size.scaledToCover($0) } ?? size
+        return DecodeCost.webp(full: size, scaled: scaled, lossless: features.format == 2)
+    }
+
     /// Every frame of an animated WebP as a full canvas (only the first unless `keepsAnimationFrames`).
     private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, size: PixelSize,
                                         options: DecodeOptions) throws(DecodeError) -> DecodedImage {
@@ -67,16 +81,26 @@ enum WebPDecoder {
         }
         let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
         try options.checkPixelCount(width: canvas.width, height: canvas.height, format: .webp)
-        let framesBudget = options.keepsAnimationFrames ? max(1, options.maxPixels / (canvas.width * canvas.height)) : 1
+        try options.checkMemory(DecodeCost.webpAnimation(canvas: canvas))
+        let demuxer = WebPAnimDecoderGetDemuxer(decoder)
 
         var frames: [AnimationFrame] = []
         var warning: String?
         var previousTimestamp: Int32 = 0
+        // Frames are decoded at their own size (often a small rectangle that changed) and kept as whole canvases:
+        // the pixels decoded stay within the pixel limit, and the canvases kept within the memory limit.
+        var decodedPixels = 0
         while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-            guard frames.count < framesBudget else {
-                warning = "only the first \(framesBudget) frames are kept: all frames together would exceed "
-                    + "the limit of \(options.maxPixels) pixels"
-                break
+            if !frames.isEmpty {
+                guard options.keepsAnimationFrames else { break }
+                decodedPixels += frameArea(demuxer, number: frames.count + 1) ?? canvas.width * canvas.height
+                let memory = DecodeCost.webpAnimation(canvas: canvas) + frames.count * DecodeCost.rgba(canvas)
+                guard memory <= options.maxMemory, decodedPixels <= options.maxPixels else {
+                    warning = options.framesLimitWarning(kept: frames.count, memory: memory)
+                    break
+                }
+            } else {
+                decodedPixels = frameArea(demuxer, number: 1) ?? canvas.width * canvas.height
             }
             var buffer: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
@@ -96,6 +120,14 @@ enum WebPDecoder {
         return DecodedImage(bitmap: first.bitmap, format: .webp, originalWidth: canvas.width,
                             originalHeight: canvas.height,
                             frames: options.keepsAnimationFrames && frames.count > 1 ? frames : [], warning: warning)
+    }
+
+    /// The size of frame `number` (1-based) as the file stores it, or nil when the demuxer does not know it.
+    private static func frameArea(_ demuxer: OpaquePointer?, number: Int) -> Int? {
+        var iterator = WebPIterator()
+        guard let demuxer, WebPDemuxGetFrame(demuxer, Int32(number), &iterator) != 0 else { return nil }
+        defer { WebPDemuxReleaseIterator(&iterator) }
+        return Int(iterator.width) * Int(iterator.height)
     }
 
     /// A libwebp status as a typed error, with the function that returned it.

@@ -224,11 +224,15 @@ public actor ImagePipeline {
         let target = processing.decodeTarget(request)
         let key = BitmapKey(url: request.url, target: target)
         let image: DecodedImage
+        // A decode's memory stays reserved until its bitmap is rendered: a huge bitmap waiting for its render holds
+        // as much as one being decoded.
+        var reserved = 0
+        defer { processing.decodeBudget.release(reserved) }
         if let cached = bitmaps.value(for: key) {
             counters.add(\.memoryHits)
             image = cached
         } else {
-            image = try await decodedImage(request, job: job)
+            (image, reserved) = try await decodedImage(request, job: job)
             bitmaps.set(image, for: key, cost: image.bitmap.pixels.count + 64)
         }
         try Task.checkCancellation()
@@ -240,7 +244,8 @@ public actor ImagePipeline {
 
     /// Downloads (or reads from a cache) and decodes. A disk cache entry that does not decode is discarded and the
     /// image is fetched again, so a damaged cache file is never drawn.
-    private func decodedImage(_ request: ThumbnailRequest, job: Job<CellBuffer>) async throws -> DecodedImage {
+    private func decodedImage(_ request: ThumbnailRequest,
+                              job: Job<CellBuffer>) async throws -> (DecodedImage, reserved: Int) {
         let (data, fromDisk) = try await bytes(for: request.url)
         try Task.checkCancellation()
         do {
@@ -255,7 +260,8 @@ public actor ImagePipeline {
         }
     }
 
-    private func decode(_ bytes: [UInt8], for request: ThumbnailRequest) async throws -> DecodedImage {
+    private func decode(_ bytes: [UInt8],
+                        for request: ThumbnailRequest) async throws -> (DecodedImage, reserved: Int) {
         let url = request.url
         do {
             return try await Self.decode(bytes, for: request, with: processing, counters: counters)
@@ -268,11 +274,20 @@ public actor ImagePipeline {
         }
     }
 
+    /// Decodes once the decode's memory is reserved from the budget concurrent decodes share (waiting while others
+    /// hold it); the caller releases the `reserved` bytes when it is done with the bitmap.
     @concurrent
     private static func decode(_ bytes: [UInt8], for request: ThumbnailRequest, with processing: ImageProcessing,
-                               counters: PipelineCounters) async throws -> DecodedImage {
+                               counters: PipelineCounters) async throws -> (DecodedImage, reserved: Int) {
         counters.add(\.decodes)
-        return try processing.decode(bytes, request)
+        let memory = processing.decodeMemory(bytes, request)
+        try await processing.decodeBudget.reserve(memory)
+        do {
+            return (try processing.decode(bytes, request), memory)
+        } catch {
+            processing.decodeBudget.release(memory)
+            throw error
+        }
     }
 
     /// Disk reads and writes (file I/O and a SHA-256) run off the actor.

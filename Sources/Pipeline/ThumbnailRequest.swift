@@ -40,13 +40,21 @@ public struct ImageProcessing: Sendable {
     public var decodeTarget: @Sendable (ThumbnailRequest) -> PixelSize
     public var decode: @Sendable (_ bytes: [UInt8], _ request: ThumbnailRequest) throws -> DecodedImage
     public var render: @Sendable (_ image: DecodedImage, _ request: ThumbnailRequest) -> CellBuffer
+    /// The bytes `decode` will allocate for these bytes (0 when unknown), reserved from `decodeBudget` first.
+    public var decodeMemory: @Sendable (_ bytes: [UInt8], _ request: ThumbnailRequest) -> Int
+    /// The memory concurrent decodes share.
+    public var decodeBudget: DecodeMemoryBudget
 
     public init(decodeTarget: @escaping @Sendable (ThumbnailRequest) -> PixelSize,
                 decode: @escaping @Sendable ([UInt8], ThumbnailRequest) throws -> DecodedImage,
-                render: @escaping @Sendable (DecodedImage, ThumbnailRequest) -> CellBuffer) {
+                render: @escaping @Sendable (DecodedImage, ThumbnailRequest) -> CellBuffer,
+                decodeMemory: @escaping @Sendable ([UInt8], ThumbnailRequest) -> Int = { _, _ in 0 },
+                decodeBudget: DecodeMemoryBudget = .shared) {
         self.decodeTarget = decodeTarget
         self.decode = decode
         self.render = render
+        self.decodeMemory = decodeMemory
+        self.decodeBudget = decodeBudget
     }
 
     /// The real codecs and renderer: the same rule as `thumbtable render` (`FittedDecoding`), so a row's thumbnail
@@ -65,6 +73,9 @@ public struct ImageProcessing: Sendable {
                                           options: request.options)
             return TextArtRenderer.render(image.bitmap, columns: fit.columns, rows: fit.rows,
                                           options: request.options)
+        },
+        decodeMemory: { bytes, request in
+            FittedDecoding.memoryCost(bytes, columns: request.columns, rows: request.rows, options: request.options)
         })
 }
 
@@ -77,14 +88,26 @@ public enum FittedDecoding {
     /// Decodes `bytes` at the smallest scale that covers the fitted grid (the box, if the header cannot be read).
     public static func decode(_ bytes: [UInt8], columns: Int, rows: Int,
                               options: TextArtOptions) throws(DecodeError) -> DecodedImage {
+        try ImageDecoder.decode(bytes, options: decodeOptions(bytes, columns: columns, rows: rows, options: options))
+    }
+
+    /// The bytes `decode` will allocate (`ImageDecoder.memoryCost`), or 0 when the header cannot be read (then
+    /// `decode` fails at once).
+    public static func memoryCost(_ bytes: [UInt8], columns: Int, rows: Int, options: TextArtOptions) -> Int {
+        let decodeOptions = decodeOptions(bytes, columns: columns, rows: rows, options: options)
+        return (try? ImageDecoder.memoryCost(of: bytes, options: decodeOptions)) ?? 0
+    }
+
+    private static func decodeOptions(_ bytes: [UInt8], columns: Int, rows: Int,
+                                      options: TextArtOptions) -> DecodeOptions {
         var grid = (columns: columns, rows: rows)
         if let header = try? ImageDecoder.header(of: bytes) {
             grid = TextArtRenderer.fit(imageWidth: header.width, imageHeight: header.height, maxColumns: columns,
                                        maxRows: rows, cellAspect: options.cellAspect)
         }
         let target = TextArtRenderer.sourcePixelSize(columns: grid.columns, rows: grid.rows, mode: options.mode)
-        return try ImageDecoder.decode(bytes, options: DecodeOptions(
-            targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
+        return DecodeOptions(targetSize: PixelSize(width: target.width, height: target.height),
+                             keepsAnimationFrames: false)
     }
 
     /// The grid a decoded picture is drawn at inside a box: fitted to its full-size aspect ratio.

@@ -51,15 +51,59 @@ import Testing
     @Test func thumbnailsSkipTheOtherFrames() throws {
         let image = try Fixtures.decode("animated.gif", options: .init(keepsAnimationFrames: false))
         #expect(image.frames.isEmpty)
+        #expect(image.warning == nil)
         Self.expectFrame(image.bitmap, 0)
     }
 
-    @Test func framesStayWithinThePixelLimit() throws {
-        // 12x8 = 96 pixels a canvas: a 200-pixel budget holds two.
-        let image = try Fixtures.decode("animated.gif", options: .init(maxPixels: 200))
+    @Test func framesStayWithinThePixelLimitAtTheirOwnSizes() throws {
+        // Frames of 12x8, 6x4, 6x4 and 6x4 pixels: 96 + 24 fit in 130, a third does not.
+        let image = try Fixtures.decode("animated.gif", options: .init(maxPixels: 130))
         #expect(image.frames.count == 2)
-        #expect(image.warning == "only the first 2 frames are kept: all frames together would exceed the limit of "
-            + "200 pixels")
+        #expect(image.warning == "only the first 2 frames are kept: with the next one the frames would exceed the "
+            + "limit of 130 pixels")
+    }
+
+    @Test func framesLargerThanTheCanvasCountAtTheirOwnSize() throws {
+        // Given the animation with its logical screen shrunk to 2x2: its frames (12x8, then 6x4) overhang it
+        var bytes = try Fixtures.bytes("animated.gif")
+        bytes.replaceSubrange(6..<10, with: [2, 0, 2, 0])
+
+        // When it is decoded within 100 pixels, then the second frame's 24 pixels are over (96 + 24), whatever the
+        // canvas's 4 pixels a frame would allow
+        let image = try ImageDecoder.decode(bytes, options: .init(maxPixels: 100))
+        #expect(image.frames.isEmpty)
+        #expect(image.warning == "only the first 1 frames are kept: with the next one the frames would exceed the "
+            + "limit of 100 pixels")
+        #expect(image.bitmap[1, 1] == Self.red)
+    }
+
+    @Test func framesStayWithinTheMemoryLimit() throws {
+        // The 384-byte canvas and 96 bytes of indices, then a 384-byte canvas a kept frame, and before the fourth
+        // frame the canvas the third one restores: 480, 864, 1248, then 2016 bytes.
+        let image = try Fixtures.decode("animated.gif", options: .init(maxMemory: 1300))
+        #expect(image.frames.count == 3)
+        #expect(image.warning == "only the first 3 frames are kept: with the next one the frames would need more "
+            + "than the 1300 bytes one decode may use")
+        #expect(try Fixtures.decode("animated.gif", options: .init(maxMemory: 2016)).frames.count == 4)
+    }
+
+    @Test func truncatedAnimationWarnsWhenOnlyItsFirstFrameIsDecoded() throws {
+        // Cut inside the fourth frame: the thumbnail decodes the first and walks past the others' data
+        let image = try Fixtures.decode("truncated_animation.gif", options: .init(keepsAnimationFrames: false))
+        Self.expectFrame(image.bitmap, 0)
+        let warning = try #require(image.warning)
+        #expect(warning.hasPrefix("the GIF data is damaged or cut short after 3 frame(s) (DGifGetCode: "), "\(warning)")
+    }
+
+    @Test(arguments: [false, true])
+    func missingTrailerWarns(keepingFrames: Bool) throws {
+        // The whole animation but its last byte, the trailer that says the file ends there
+        let bytes = try Fixtures.bytes("animated.gif").dropLast()
+        let image = try ImageDecoder.decode(Array(bytes), options: .init(keepsAnimationFrames: keepingFrames))
+        Self.expectFrame(image.bitmap, 0)
+        let warning = try #require(image.warning)
+        #expect(warning.hasPrefix("the GIF data is damaged or cut short after 4 frame(s) (DGifGetRecordType: "),
+                "\(warning)")
     }
 
     @Test func stillGIFWrittenByPillow() throws {

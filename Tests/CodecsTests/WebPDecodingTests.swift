@@ -62,6 +62,27 @@ import Testing
         let image = try Fixtures.decode("animated.webp", options: .init(keepsAnimationFrames: false))
         #expect(image.frames.isEmpty)
         #expect(image.bitmap[0, 0] == RGBA(r: 255, g: 0, b: 0))
+        // Leaving the other frames out is what was asked for, not a limit that was hit.
+        #expect(image.warning == nil)
+    }
+
+    @Test func framesStayWithinTheMemoryLimit() throws {
+        // A 10x6 canvas is 240 bytes: libwebp's two canvases and our first frame take 720, the second frame 960.
+        let one = try Fixtures.decode("animated.webp", options: .init(maxMemory: 959))
+        #expect(one.frames.isEmpty)
+        #expect(one.warning == "only the first 1 frames are kept: with the next one the frames would need more "
+            + "than the 959 bytes one decode may use")
+        let both = try Fixtures.decode("animated.webp", options: .init(maxMemory: 960))
+        #expect(both.frames.count == 2 && both.warning == nil)
+    }
+
+    @Test func framesStayWithinThePixelLimitAtTheirOwnSizes() throws {
+        // Two frames of 10x6 as stored: 120 pixels decoded in all.
+        let one = try Fixtures.decode("animated.webp", options: .init(maxPixels: 119))
+        #expect(one.frames.isEmpty)
+        #expect(one.warning == "only the first 1 frames are kept: with the next one the frames would exceed the "
+            + "limit of 119 pixels")
+        #expect(try Fixtures.decode("animated.webp", options: .init(maxPixels: 120)).frames.count == 2)
     }
 
     @Test func truncatedWebPIsATypedError() throws {

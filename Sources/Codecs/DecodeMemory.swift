@@ -1,0 +1,62 @@
+import Foundation
+
+/// The bytes each decoder allocates for an image, worked out from its header: the one formula a decoder checks
+/// against `DecodeOptions.maxMemory` before it allocates, and `ImageDecoder.memoryCost` reports for reservations.
+///
+/// What counts is what grows with the picture: bitmaps, libraries' whole-image buffers, scratch the size of a frame.
+/// Buffers of one row or a fixed size are left out.
+enum DecodeCost {
+    /// An RGBA bitmap.
+    static func rgba(_ size: PixelSize) -> Int { 4 * size.width * size.height }
+
+    /// JPEG: the bitmap at the DCT-scaled size, a second one when EXIF turns it, and a progressive file's
+    /// coefficients (kept at full size whatever the scaling).
+    static func jpeg(scaled: PixelSize, orientation: ExifOrientation, coefficientBytes: Int) -> Int {
+        rgba(scaled) * (orientation == .up ? 1 : 2) + coefficientBytes
+    }
+
+    /// PNG: the bitmap; every path (palette indices, packed rows, 16-bit rows) works inside it or in single rows.
+    static func png(_ size: PixelSize) -> Int { rgba(size) }
+
+    /// GIF: the canvas, and one palette index a pixel of the largest frame so far (frames may be larger than the
+    /// canvas; the first is taken to be the canvas's size until its descriptor is read).
+    static func gif(canvas: PixelSize, largestFrame: Int) -> Int { rgba(canvas) + largestFrame }
+
+    /// A still WebP: the bitmap at the scaled size, and for a lossless file libwebp's full-size ARGB image (lossy
+    /// files are decoded and scaled a few rows at a time).
+    static func webp(full: PixelSize, scaled: PixelSize, lossless: Bool) -> Int {
+        rgba(scaled) + (lossless ? rgba(full) : 0)
+    }
+
+    /// An animated WebP's first frame: libwebp's two canvases (the frame being drawn and the previous one) and our
+    /// copy.
+    static func webpAnimation(canvas: PixelSize) -> Int { 3 * rgba(canvas) }
+}
+
+extension ImageDecoder {
+    /// The most bytes decoding `bytes` with `options` will allocate (see `DecodeCost`), read from the header only:
+    /// what a caller reserves from a `DecodeMemoryBudget` before it decodes. With `keepsAnimationFrames` on, a GIF
+    /// or an animated WebP may keep frames up to `options.maxMemory`, so that is its cost.
+    public static func memoryCost(of bytes: some ContiguousBytes,
+                                  options: DecodeOptions = .init()) throws(DecodeError) -> Int {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(DecodeError) -> Int in try memoryCost(buffer: buffer, options: options) }
+        }.get()
+    }
+
+    static func memoryCost(buffer: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> Int {
+        let header = try header(buffer: buffer)
+        let size = PixelSize(width: header.width, height: header.height)
+        switch header.format {
+        case .jpeg:
+            return try JPEGDecoder.memoryCost(buffer, options: options)
+        case .png:
+            return DecodeCost.png(size)
+        case .gif:
+            return options.keepsAnimationFrames
+                ? options.maxMemory : DecodeCost.gif(canvas: size, largestFrame: size.width * size.height)
+        case .webp:
+            return try WebPDecoder.memoryCost(buffer, size: size, options: options)
+        }
+    }
+}
