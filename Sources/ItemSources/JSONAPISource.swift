@@ -60,6 +60,12 @@ public struct JSONAPISource: ItemSource {
         case .offset: throw ItemSourceError("this source has no page \(cursor)")
         }
         let (json, _) = try await PageFetcher(timeout: timeout).json(pageURL)
+        return try parsePage(json, at: cursor, url: pageURL)
+    }
+
+    /// A page's items and next cursor from its parsed body: everything `page(at:)` does after the fetch, pure, so
+    /// that the fuzzer (`Fuzz/`) can drive it with hostile JSON.
+    package func parsePage(_ json: Any, at cursor: PageCursor, url pageURL: URL) throws(ItemSourceError) -> ItemPage {
         guard let found = Self.value(at: keyPaths.items, in: json) else {
             throw ItemSourceError("\(pageURL.absoluteString) has no \"\(keyPaths.items)\" (the --items key path)")
         }

@@ -40,7 +40,7 @@ public struct PhotosSource: ItemSource {
                                   totalHeader: reply.header("X-Total-Count"), limit: limit)
     }
 
-    static func parsePage(_ json: Any, url: URL, linkHeader: String?, totalHeader: String?,
+    package static func parsePage(_ json: Any, url: URL, linkHeader: String?, totalHeader: String?,
                           limit: Int) throws(ItemSourceError) -> ItemPage {
         let address = url.absoluteString
         guard let records = json as? [Any] else {
