@@ -114,3 +114,12 @@ let package = Package(
         ]),
     ]
 )
+
+// MARK: Fuzzing
+// libFuzzer targets, built only by scripts/fuzz (which sets THUMBTABLE_FUZZ=1 and builds with `--sanitize fuzzer` in
+// .build-fuzz): the normal build and `swift build --build-tests` never see them, because they need libFuzzer's main.
+if Context.environment["THUMBTABLE_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(name: "thumbtable-fuzz", dependencies: [
+        "Codecs", "Pixels", "Items", "ItemSources",
+    ], path: "Fuzz/Sources/thumbtable-fuzz"))
+}

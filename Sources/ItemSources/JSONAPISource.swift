@@ -60,7 +60,14 @@ public struct JSONAPISource: ItemSource {
         case .offset: throw ItemSourceError("this source has no page \(cursor)")
         }
         let fetched = try await PageFetcher(timeout: timeout).json(pageURL)
-        let json = fetched.json
+        var page = try parsePage(fetched.json, at: cursor, url: pageURL)
+        page.notes = fetched.notes + page.notes
+        return page
+    }
+
+    /// A page's items and next cursor from its parsed body: everything `page(at:)` does after the fetch, pure, so
+    /// that the fuzzer (`Fuzz/`) can drive it with hostile JSON.
+    package func parsePage(_ json: Any, at cursor: PageCursor, url pageURL: URL) throws(ItemSourceError) -> ItemPage {
         guard let found = Self.value(at: keyPaths.items, in: json) else {
             throw ItemSourceError("\(pageURL.absoluteString) has no \"\(keyPaths.items)\" (the --items key path)")
         }
@@ -79,7 +86,7 @@ public struct JSONAPISource: ItemSource {
         }
         if refusedLinks > 2 { notes.append("and \(refusedLinks - 2) more items with refused links") }
         // What concerns the whole page first: the status line may only have room for it.
-        var pageNotes = fetched.notes
+        var pageNotes: [String] = []
         let next = nextCursor(after: cursor, json: json, page: pageURL, count: items.count, notes: &pageNotes)
         return ItemPage(items: items, next: next, notes: pageNotes + notes)
     }

@@ -42,7 +42,7 @@ public struct PhotosSource: ItemSource {
         return parsed
     }
 
-    static func parsePage(_ json: Any, url: URL, linkHeader: String?, totalHeader: String?,
+    package static func parsePage(_ json: Any, url: URL, linkHeader: String?, totalHeader: String?,
                           limit: Int) throws(ItemSourceError) -> ItemPage {
         let address = url.absoluteString
         guard let records = json as? [Any] else {

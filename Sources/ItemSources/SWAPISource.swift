@@ -74,7 +74,7 @@ public struct SWAPISource: ItemSource {
     static let lookupFields: Set<String> = ["Image", "Image lookup", "Abstract source", "Abstract URL", "Abstract"]
 
     /// A page's species as items, without pictures yet.
-    static func parsePage(_ json: Any, url: URL) throws(ItemSourceError) -> ItemPage {
+    package static func parsePage(_ json: Any, url: URL) throws(ItemSourceError) -> ItemPage {
         let address = url.absoluteString
         guard let object = json as? [String: Any] else {
             throw ItemSourceError("\(address) answered \(PageFetcher.kind(json)), not a SWAPI page "

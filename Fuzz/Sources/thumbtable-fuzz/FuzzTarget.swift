@@ -1,0 +1,42 @@
+import Foundation
+
+/// One thing the fuzzer can drive: a name for `scripts/fuzz` and a function that must survive any bytes.
+///
+/// Each target traps (a failed `precondition`) when the code breaks a promise it makes about its result, so libFuzzer
+/// records the input as a crash; errors thrown for bad input are the expected outcome and are ignored.
+struct FuzzTarget: Sendable {
+    let name: String
+    /// What the target exercises, for `scripts/fuzz --list`.
+    let summary: String
+    let run: @Sendable (UnsafeRawBufferPointer) -> Void
+
+    static let all: [FuzzTarget] = [
+        ImageFuzzing.target(for: .jpeg), ImageFuzzing.target(for: .png), ImageFuzzing.target(for: .gif),
+        ImageFuzzing.target(for: .webp), ImageFuzzing.header, PageFuzzing.target,
+    ]
+
+    /// The target named by `THUMBTABLE_FUZZ_TARGET`; the binary holds every target and runs one at a time.
+    static let selected: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["THUMBTABLE_FUZZ_TARGET"] ?? ""
+        guard let target = all.first(where: { $0.name == name }) else {
+            let names = all.map(\.name).joined(separator: ", ")
+            FileHandle.standardError.write(Data("thumbtable-fuzz: set THUMBTABLE_FUZZ_TARGET to one of \(names)\n".utf8))
+            _exit(2)  // not exit: no leak report for a run that never started
+        }
+        return target
+    }()
+}
+
+/// libFuzzer's setup hook: picks the target before the first input, so a wrong name stops the run at once.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    _ = FuzzTarget.selected
+    return 0
+}
+
+/// libFuzzer's entry point: one input, any bytes.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzTarget.selected.run(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size))
+    return 0
+}

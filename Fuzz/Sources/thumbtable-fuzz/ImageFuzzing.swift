@@ -1,0 +1,59 @@
+import Codecs
+import Pixels
+
+/// Fuzz targets for the codecs, through their public API only (`ImageDecoder.decode`, `header(of:)`, `sniff`).
+enum ImageFuzzing {
+    /// Small enough that a hostile header cannot make one input take seconds or gigabytes, large enough for every
+    /// fixture: the limits themselves are what `DecodeOptions` promises to enforce.
+    static let maxPixels = 4_000_000
+    /// A thumbnail's pixel size, so that JPEG's and WebP's scaled decodes run.
+    static let thumbnail = PixelSize(width: 16, height: 8)
+
+    /// Decodes inputs the format claims twice: at full size with every animation frame, and scaled for a thumbnail.
+    static func target(for format: ImageFormat) -> FuzzTarget {
+        FuzzTarget(name: format.rawValue,
+                   summary: "\(format.displayName) through ImageDecoder.decode, full size and scaled to \(thumbnail)") {
+            bytes in
+            // Inputs of another format are another target's job; libFuzzer learns to keep the magic number.
+            guard ImageDecoder.sniff(bytes) == format else { return }
+            let header = try? ImageDecoder.header(of: bytes)
+            decode(bytes, options: DecodeOptions(maxPixels: maxPixels), header: header)
+            decode(bytes, options: DecodeOptions(targetSize: thumbnail, maxPixels: maxPixels, keepsAnimationFrames: false),
+                   header: header)
+        }
+    }
+
+    /// Sniffing and header reading of any bytes, every format at once.
+    static let header = FuzzTarget(name: "header", summary: "ImageDecoder.sniff and header(of:) on any bytes") { bytes in
+        let format = ImageDecoder.sniff(bytes)
+        guard let header = try? ImageDecoder.header(of: bytes) else { return }
+        precondition(header.format == format, "header says \(header.format), sniff says \(String(describing: format))")
+        precondition(header.width > 0 && header.height > 0, "header(of:) returned an empty size \(header.width)x\(header.height)")
+    }
+
+    /// Decodes and checks what `DecodedImage` promises: a bitmap that fits the original, no larger than the limit, and
+    /// the size `header(of:)` announced.
+    private static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, header: ImageHeader?) {
+        guard let image = try? ImageDecoder.decode(bytes, options: options) else { return }
+        let bitmap = image.bitmap
+        precondition(bitmap.pixels.count == bitmap.width * bitmap.height * 4, "bitmap bytes do not match its size")
+        precondition(bitmap.width > 0 && bitmap.height > 0, "decoded an empty bitmap \(bitmap.width)x\(bitmap.height)")
+        precondition(image.originalWidth * image.originalHeight <= options.maxPixels,
+                     "decoded \(image.originalWidth)x\(image.originalHeight) over the \(options.maxPixels)-pixel limit")
+        precondition(bitmap.width <= image.originalWidth && bitmap.height <= image.originalHeight,
+                     "bitmap \(bitmap.width)x\(bitmap.height) larger than the original \(image.originalWidth)x\(image.originalHeight)")
+        if options.targetSize == nil {
+            precondition(bitmap.width == image.originalWidth && bitmap.height == image.originalHeight,
+                         "full-size decode gave \(bitmap.width)x\(bitmap.height) for \(image.originalWidth)x\(image.originalHeight)")
+        }
+        for frame in image.frames {
+            precondition(frame.bitmap.width == bitmap.width && frame.bitmap.height == bitmap.height,
+                         "frame \(frame.bitmap.width)x\(frame.bitmap.height) is not the canvas \(bitmap.width)x\(bitmap.height)")
+        }
+        if let header {
+            precondition(header.format == image.format, "header says \(header.format), decode says \(image.format)")
+            precondition(header.width == image.originalWidth && header.height == image.originalHeight,
+                         "header says \(header.width)x\(header.height), decode says \(image.originalWidth)x\(image.originalHeight)")
+        }
+    }
+}
