@@ -133,6 +133,8 @@ public final class App {
             }
             if event == .resize { terminal.invalidate() }
         }
+        terminal.qQuits = table.detail == nil && table.pageFailure == nil && !table.isEditingFilter
+            && !table.showingHelp
         setNeedsFrame()
     }
 

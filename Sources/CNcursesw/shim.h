@@ -158,12 +158,13 @@ struct cnc_quit_watch {
     int watch_pipe[2];
     volatile sig_atomic_t input_beats;
     volatile sig_atomic_t done;
+    volatile sig_atomic_t q_quits;
     pthread_t thread;
     int started;
 };
 
 static inline struct cnc_quit_watch *cnc_quit_watch(void) {
-    static struct cnc_quit_watch watch = { { -1, -1 }, { -1, -1 }, 0, 0, 0, 0 };
+    static struct cnc_quit_watch watch = { { -1, -1 }, { -1, -1 }, 0, 0, 1, 0, 0 };
     return &watch;
 }
 
@@ -218,7 +219,7 @@ static void *cnc_quit_watch_thread(void *unused) {
             ssize_t n = read(STDIN_FILENO, keys, sizeof keys);
             fcntl(STDIN_FILENO, F_SETFL, flags);
             for (ssize_t i = 0; i < n; i++) {
-                if (keys[i] == 'q') cnc_quit_unless_done(0);
+                if (keys[i] == 'q' && watch->q_quits) cnc_quit_unless_done(0);
                 if (keys[i] == 3) cnc_quit_unless_done(130);
             }
         }
@@ -247,6 +248,9 @@ static inline int cnc_start_signal_events(const int *signals, int count) {
 
 // The loop read its keys: the quit watch leaves them alone.
 static inline void cnc_input_beat(void) { cnc_quit_watch()->input_beats++; }
+
+// Whether q quits where the user is (not in a pane, where it goes back, nor in the filter, where it is typed).
+static inline void cnc_set_q_quits(int quits) { cnc_quit_watch()->q_quits = quits; }
 
 // The loop has ended and given the terminal back: the quit watch stands down.
 static inline void cnc_quit_watch_done(void) { cnc_quit_watch()->done = 1; }

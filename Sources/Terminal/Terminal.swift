@@ -133,6 +133,12 @@ public final class Terminal {
         startSignalEvents(handler)
     }
 
+    /// Whether q quits where the user is now, for the quit watch: it takes a q the loop left unread for half a
+    /// second as a request to quit, but not in a pane (where q goes back) or the filter (where q is typed).
+    public var qQuits = true {
+        didSet { cnc_set_q_quits(qQuits ? 1 : 0) }
+    }
+
     /// Routes the ending signals, SIGTSTP and SIGCONT through a pipe to `handler`: a dispatch signal source cannot
     /// be used, as libdispatch leaves SIGPROF unblocked in its threads and its handler then bounces the signal
     /// between them for ever, and the quit watch needs to see the signals too.
