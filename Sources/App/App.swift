@@ -7,28 +7,17 @@ import Terminal
 
 /// The running program: the event loop on the main actor that ties the terminal to the table.
 ///
-/// Nothing polls. Keys, mouse and resizes come from the terminal's dispatch sources, signals from signal sources,
-/// results from tasks; each change schedules one frame. The spinner timer runs only while something on screen is
-/// loading, so an idle screen uses no CPU.
+/// Nothing polls. Keys, mouse, resizes and signals come from the terminal's dispatch sources, results from tasks;
+/// each change schedules one frame. The spinner timer runs only while something on screen is loading, so an idle
+/// screen uses no CPU.
 @MainActor
 public final class App {
     private let terminal: Terminal
     public let table: TableController
     private var needsFrame = false
     private var spinnerTimer: DispatchSourceTimer?
-    private var signalSources: [DispatchSourceSignal] = []
     private var finish: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
-
-    /// The signals whose default action ends the process (signal(7)), SIGPIPE aside: each ends the loop instead, so
-    /// the terminal is restored first, and the process exits with the status a shell shows for that signal.
-    /// Crashes and the real-time signals cannot wait for the loop; the terminal's emergency restore covers them. So
-    /// does SIGPROF: libdispatch leaves it unblocked in its threads for profilers, and its signal source for it can
-    /// bounce the signal between threads instead of reporting it.
-    static let endingSignals: [Int32] = [
-        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU, SIGXFSZ, SIGPOLL, SIGPWR,
-        SIGSTKFLT,
-    ]
 
     /// How long the caller may take to clean up after `run()` returns before the process ends anyway: a task stuck
     /// in a blocking call (a FIFO, a dead file system) must not keep a quitting program alive.
@@ -50,16 +39,11 @@ public final class App {
 
     /// Runs until the user quits or a signal ends the program; restores the terminal and returns the exit status.
     ///
-    /// The process then ends within `exitDeadline` whatever the caller's cleanup is waiting for.
+    /// The process then ends within `exitDeadline` whatever the caller's cleanup is waiting for (see `quit`).
     public func run() async -> Int32 {
         table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
         table.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
-        for signalNumber in Self.endingSignals {
-            listen(to: signalNumber) { $0.quit(status: 128 + signalNumber) }
-        }
-        listen(to: SIGTSTP) { $0.suspend() }
-        listen(to: SIGCONT) { $0.resumed() }
         table.start()
         drawFrame()
         let status = await withCheckedContinuation { continuation in
@@ -69,27 +53,8 @@ public final class App {
                 finish = continuation
             }
         }
-        spinnerTimer?.cancel()
-        signalSources.forEach { $0.cancel() }
-        terminal.restore()
-        Self.endProcess(status: status, after: Self.exitDeadline)
         table.cancelAll()
         return status
-    }
-
-    /// Turns a signal into an event on the main queue.
-    private func listen(to signalNumber: Int32, _ action: @escaping @MainActor (App) -> Void) {
-        // A dispatch signal source needs the default action out of the way; it installs its own handler.
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                action(self)
-            }
-        }
-        source.resume()
-        signalSources.append(source)
     }
 
     /// Ends the process `delay` from now with `status`, on a thread of its own: the main queue and the cooperative
@@ -124,16 +89,39 @@ public final class App {
         drawFrame()
     }
 
-    /// Ends the loop with an exit status (0 for q).
+    /// Ends the loop with an exit status (0 for q): restores the terminal now, and ends the process within
+    /// `exitDeadline` whatever the caller's cleanup waits for.
+    ///
+    /// The terminal is restored here rather than where `run()` resumes: a key or signal handler runs as a plain
+    /// block on the main queue, but `run()` resumes as a task job, and those wait while tasks stuck in blocking calls
+    /// hold every thread of the pool.
     public func quit(status: Int32) {
         guard exitStatus == nil else { return }
         exitStatus = status
+        spinnerTimer?.cancel()
+        spinnerTimer = nil
+        terminal.restore()
+        Self.endProcess(status: status, after: Self.exitDeadline)
         finish?.resume(returning: status)
         finish = nil
     }
 
     private func handle(_ events: [InputEvent]) {
         for event in events {
+            switch event {
+            case .signal(SIGTSTP):
+                suspend()
+                continue
+            case .signal(SIGCONT):
+                resumed()
+                continue
+            case .signal(let signalNumber):
+                // Ended by a signal: the status a shell shows for it.
+                quit(status: 128 + signalNumber)
+                return
+            default:
+                break
+            }
             switch KeyBindings.handle(event, table: table, terminalSize: terminal.size) {
             case .quit(let status):
                 quit(status: status)
@@ -145,6 +133,8 @@ public final class App {
             }
             if event == .resize { terminal.invalidate() }
         }
+        terminal.qQuits = table.detail == nil && table.pageFailure == nil && !table.isEditingFilter
+            && !table.showingHelp
         setNeedsFrame()
     }
 

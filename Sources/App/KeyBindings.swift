@@ -17,6 +17,9 @@ enum KeyBindings {
         case .resize:
             table.resize(columns: terminalSize.columns, rows: terminalSize.rows)
             return .handled
+        case .signal:
+            // The app's loop handles signals before keys.
+            return .handled
         case .mouse(let mouse):
             return handle(mouse, table: table)
         case .key(let key):

@@ -12,7 +12,11 @@
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -141,6 +145,115 @@ static inline void cnc_install_fatal_signal_handlers(void) {
     static int registered = 0;
     if (!registered) { registered = 1; atexit(cnc_restore_at_exit); }
 }
+
+// Signals as events, and quitting that does not depend on the main queue.
+//
+// The handler only writes the signal's number to two pipes: one read by the app's loop on the main queue, one by
+// the quit watch, a thread of its own outside libdispatch's pools. The main queue is drained by a pool thread; when
+// tasks block every pool thread (a FIFO opened for reading), the loop never runs, and neither keys nor signals
+// would end the program. The quit watch notices: a signal that ends the process, or a q or Ctrl-C typed, that the
+// loop has not taken within half a second ends the process itself, after the emergency restore.
+struct cnc_quit_watch {
+    int loop_pipe[2];
+    int watch_pipe[2];
+    volatile sig_atomic_t input_beats;
+    volatile sig_atomic_t done;
+    volatile sig_atomic_t q_quits;
+    pthread_t thread;
+    int started;
+};
+
+static inline struct cnc_quit_watch *cnc_quit_watch(void) {
+    static struct cnc_quit_watch watch = { { -1, -1 }, { -1, -1 }, 0, 0, 1, 0, 0 };
+    return &watch;
+}
+
+static void cnc_signal_event_handler(int sig) {
+    int saved = errno;
+    struct cnc_quit_watch *watch = cnc_quit_watch();
+    unsigned char byte = (unsigned char)sig;
+    ssize_t n = write(watch->loop_pipe[1], &byte, 1);
+    n = write(watch->watch_pipe[1], &byte, 1);
+    (void)n;
+    errno = saved;
+}
+
+static inline void cnc_sleep_ms(long ms) {
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L }, rest;
+    while (nanosleep(&t, &rest) != 0 && errno == EINTR) t = rest;
+}
+
+// Ends the process if the loop has not ended it by now.
+static inline void cnc_quit_unless_done(int status) {
+    if (cnc_quit_watch()->done) return;
+    cnc_emergency_restore();
+    _exit(status);
+}
+
+static void *cnc_quit_watch_thread(void *unused) {
+    (void)unused;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    struct cnc_quit_watch *watch = cnc_quit_watch();
+    for (;;) {
+        struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { watch->watch_pipe[0], POLLIN, 0 } };
+        if (poll(fds, 2, -1) < 0) continue;
+        if (watch->done) return NULL;
+        if (fds[1].revents & POLLIN) {
+            unsigned char sig;
+            if (read(watch->watch_pipe[0], &sig, 1) == 1 && sig != SIGTSTP && sig != SIGCONT) {
+                cnc_sleep_ms(500);
+                cnc_quit_unless_done(128 + sig);
+            }
+        }
+        if (fds[0].revents & (POLLIN | POLLHUP)) {
+            // Keys waiting: the loop reads them at once when it runs. Look at them only if it has not for 500 ms.
+            sig_atomic_t beats = watch->input_beats;
+            cnc_sleep_ms(500);
+            struct pollfd input = { STDIN_FILENO, POLLIN, 0 };
+            if (watch->done || watch->input_beats != beats || poll(&input, 1, 0) != 1) continue;
+            unsigned char keys[256];
+            int flags = fcntl(STDIN_FILENO, F_GETFL);
+            fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
+            ssize_t n = read(STDIN_FILENO, keys, sizeof keys);
+            fcntl(STDIN_FILENO, F_SETFL, flags);
+            for (ssize_t i = 0; i < n; i++) {
+                if (keys[i] == 'q' && watch->q_quits) cnc_quit_unless_done(0);
+                if (keys[i] == 3) cnc_quit_unless_done(130);
+            }
+        }
+    }
+}
+
+// Routes `signals` to the loop's pipe (its read end: the return value) and starts the quit watch; -1 on failure.
+static inline int cnc_start_signal_events(const int *signals, int count) {
+    struct cnc_quit_watch *watch = cnc_quit_watch();
+    if (!watch->started) {
+        if (pipe2(watch->loop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
+        if (pipe2(watch->watch_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
+        if (pthread_create(&watch->thread, NULL, cnc_quit_watch_thread, NULL) != 0) return -1;
+        pthread_detach(watch->thread);
+        watch->started = 1;
+    }
+    watch->done = 0;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cnc_signal_event_handler;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < count; i++) sigaction(signals[i], &action, NULL);
+    return watch->loop_pipe[0];
+}
+
+// The loop read its keys: the quit watch leaves them alone.
+static inline void cnc_input_beat(void) { cnc_quit_watch()->input_beats++; }
+
+// Whether q quits where the user is (not in a pane, where it goes back, nor in the filter, where it is typed).
+static inline void cnc_set_q_quits(int quits) { cnc_quit_watch()->q_quits = quits; }
+
+// The loop has ended and given the terminal back: the quit watch stands down.
+static inline void cnc_quit_watch_done(void) { cnc_quit_watch()->done = 1; }
 
 // Stops the process as SIGTSTP's default action would (Ctrl-Z), returning once it is continued (SIGCONT). The
 // app's own SIGTSTP handling is set aside meanwhile, and the signal is sent to this thread alone, unblocked here,

@@ -1,8 +1,10 @@
-/// What the user did: a key, a mouse action, or a terminal resize.
+/// What the user did: a key, a mouse action, a terminal resize, or a signal (SIGTERM, SIGTSTP, SIGCONT...).
 public enum InputEvent: Sendable, Equatable {
     case key(Key)
     case mouse(MouseEvent)
     case resize
+    /// One of `Terminal.endingSignals`, SIGTSTP or SIGCONT, arrived.
+    case signal(Int32)
 }
 
 /// A key press, with curses' key codes already translated.

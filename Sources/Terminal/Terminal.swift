@@ -8,8 +8,9 @@ import Glibc
 /// The only code that calls ncursesw: start-up and teardown, colours, wide characters, input, mouse, resize,
 /// and writing a frame's changed cells.
 ///
-/// All of it runs on the main actor. Input arrives through a read source on stdin and a signal source for
-/// SIGWINCH, both on the main queue, so an idle screen costs no CPU.
+/// All of it runs on the main actor. Input arrives through a read source on stdin, a signal source for SIGWINCH, and
+/// a read source on the pipe the signal handler writes to, all on the main queue, so an idle screen costs no CPU.
+/// A thread of its own (the quit watch, in CNcursesw) ends the process should the main queue not run.
 @MainActor
 public final class Terminal {
     public struct Size: Sendable, Equatable {
@@ -36,6 +37,7 @@ public final class Terminal {
     private var onScreen: CellBuffer?
     private var inputSource: DispatchSourceRead?
     private var resizeSource: DispatchSourceSignal?
+    private var signalSource: DispatchSourceRead?
     private var isOpen = true
     private var lastPress: (row: Int, column: Int, time: UInt64)?
     private let directColor: Bool
@@ -93,12 +95,21 @@ public final class Terminal {
         restore()
     }
 
-    /// Starts delivering input and resize events to `handler` on the main actor.
+    /// The signals whose default action ends the process (signal(7)), SIGPIPE aside: each becomes an event, so the
+    /// loop restores the terminal before the process ends. Crashes and the real-time signals cannot wait for the
+    /// loop; the emergency restore covers them.
+    public static let endingSignals: [Int32] = [
+        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPOLL,
+        SIGPWR, SIGSTKFLT,
+    ]
+
+    /// Starts delivering input, resize and signal events to `handler` on the main actor.
     public func startEvents(_ handler: @escaping @MainActor ([InputEvent]) -> Void) {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         input.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
+                cnc_input_beat()
                 let events = self.readEvents()
                 if !events.isEmpty { handler(events) }
             }
@@ -119,6 +130,33 @@ public final class Terminal {
         }
         winch.resume()
         resizeSource = winch
+        startSignalEvents(handler)
+    }
+
+    /// Whether q quits where the user is now, for the quit watch: it takes a q the loop left unread for half a
+    /// second as a request to quit, but not in a pane (where q goes back) or the filter (where q is typed).
+    public var qQuits = true {
+        didSet { cnc_set_q_quits(qQuits ? 1 : 0) }
+    }
+
+    /// Routes the ending signals, SIGTSTP and SIGCONT through a pipe to `handler`: a dispatch signal source cannot
+    /// be used, as libdispatch leaves SIGPROF unblocked in its threads and its handler then bounces the signal
+    /// between them for ever, and the quit watch needs to see the signals too.
+    private func startSignalEvents(_ handler: @escaping @MainActor ([InputEvent]) -> Void) {
+        let signals = Self.endingSignals + [SIGTSTP, SIGCONT]
+        let fd = signals.withUnsafeBufferPointer { cnc_start_signal_events($0.baseAddress, Int32($0.count)) }
+        guard fd >= 0 else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler {
+            MainActor.assumeIsolated {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                let count = read(fd, &bytes, bytes.count)
+                guard count > 0 else { return }
+                handler(bytes.prefix(count).map { .signal(Int32($0)) })
+            }
+        }
+        source.resume()
+        signalSource = source
     }
 
     /// Gives the terminal back as it was: leaves the alternate screen, shows the cursor, ends raw mode.
@@ -126,8 +164,10 @@ public final class Terminal {
     public func restore() {
         guard isOpen else { return }
         isOpen = false
+        cnc_quit_watch_done()
         inputSource?.cancel()
         resizeSource?.cancel()
+        signalSource?.cancel()
         mousemask(0, nil)
         if !isSuspended { endwin() }
         cnc_set_terminal_active(0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every way out of the built binary gives the terminal back (normal screen, visible cursor, no mouse reports), with
@@ -143,23 +144,18 @@ struct SignalEndToEndTests {
         #expect(try tmux.pane("alternate_on") == "0")
     }
 
-    /// A folder whose first "image" is a FIFO nobody writes: reading it blocks.
-    func folderWithAFIFO() throws -> URL {
+    /// A folder of FIFOs named as images, that nobody writes: opening one for reading blocks.
+    func folderOfFIFOs(count: Int = 2) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["a.jpg", "b.png"] {
-            #expect(mkfifo(folder.appendingPathComponent(name).path, 0o600) == 0)
+        for i in 1...count {
+            #expect(mkfifo(folder.appendingPathComponent("\(i).jpg").path, 0o600) == 0)
         }
         return folder
     }
 
-    @Test(arguments: [("q", 0), ("C-c", 130), ("SIGTERM", 143)])
-    func quittingDoesNotWaitForIOInFlight(key: String, status: Int) async throws {
-        let folder = try folderWithAFIFO()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let tmux = try TmuxSession(["browse", folder.path])
-        defer { tmux.close() }
-        try await tmux.waitFor(text: "ThumbTable")
+    /// Types `key` (or sends SIGTERM) and expects the program to end with `status`, the terminal restored.
+    func quit(_ tmux: TmuxSession, with key: String, status: Int) async throws {
         if key == "SIGTERM" {
             kill(try #require(try tmux.programPID()), SIGTERM)
         } else {
@@ -167,5 +163,36 @@ struct SignalEndToEndTests {
         }
         #expect(try await tmux.exitStatus(timeout: .seconds(5)) == status)
         try expectRestored(tmux)
+    }
+
+    static let quitKeys = [("q", 0), ("C-c", 130), ("SIGTERM", 143)]
+
+    @Test(arguments: quitKeys)
+    func quittingDoesNotWaitForAListingStuckOnAFIFO(key: String, status: Int) async throws {
+        let folder = try folderOfFIFOs()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try TmuxSession(["browse", folder.path])
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "ThumbTable")
+        try await quit(tmux, with: key, status: status)
+    }
+
+    @Test(arguments: quitKeys)
+    func quittingDoesNotWaitForThumbnailLoadsStuckOnFIFOs(key: String, status: Int) async throws {
+        // Thumbnails that are FIFOs hold a thread each while they load; with more of them than the machine has
+        // cores, every thread of the task pool is stuck and task jobs wait (where a remote list may name file
+        // URLs at all).
+        let folder = try folderOfFIFOs(count: 8)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await TestHTTPServer.with { server in
+            let items = (1...8).map { "{\"title\": \"fifo \($0)\", \"image\": \"file://\(folder.path)/\($0).jpg\"}" }
+            server.serve("/page.json", .text("[" + items.joined(separator: ",") + "]",
+                                              contentType: "application/json"))
+            let tmux = try TmuxSession(["browse", server.url("/page.json").absoluteString, "--title", "title",
+                                        "--thumb", "image", "--no-disk-cache"])
+            defer { tmux.close() }
+            try await tmux.waitFor(text: "fifo 1")
+            try await quit(tmux, with: key, status: status)
+        }
     }
 }
