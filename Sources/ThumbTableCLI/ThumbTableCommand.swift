@@ -3,12 +3,14 @@ import ArgumentParser
 /// The entry point. `thumbtable render …` is parsed by `RenderSettings(quickParsing:)` first: ArgumentParser
 /// reflects over the options of every command it might parse, which took longer than rendering a picture. What the
 /// quick parser does not take (help, a mistake) goes the long way, so messages and help are ArgumentParser's. A first
-/// argument that is no command gets a suggestion, and every message is escaped (`Messages`).
+/// argument that is no command gets a suggestion, one that is not UTF-8 is refused (`RawArguments`), and every message
+/// is escaped (`Messages`).
 @main
 enum Main {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let mistake = CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {
+        if let mistake = RawArguments.notUTF8(in: RawArguments.current)
+            ?? CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {
             Messages.exit(withError: ValidationError(mistake))
         }
         if arguments.first == RenderCommand.configuration.commandName,

@@ -34,9 +34,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         // Files that are not images, so render names them in its message; one name is not UTF-8 at all (0xFF,
         // a lone C1 CSI byte 0x9B, an ESC sequence).
-        var names = Self.hostile.map { Array($0.utf8) }
-        names.append(Array("raw".utf8) + [0xFF, 0x9B, 0x32, 0x4A, 0x1B] + Array("[31m.png".utf8))
-        for name in names {
+        let notUTF8 = Array("raw".utf8) + [0xFF, 0x9B, 0x32, 0x4A, 0x1B] + Array("[31m.png".utf8)
+        for name in Self.hostile.map({ Array($0.utf8) }) + [notUTF8] {
             let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
             let fd = path.withUnsafeBufferPointer { buffer in
                 (buffer.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
@@ -47,9 +46,18 @@ import Testing
             _ = "not an image".withCString { write(fd, $0, 12) }
             close(fd)
             let run = try BinaryRun.run(bytes: [Array("render".utf8), path, Array("--size".utf8), Array("8x4".utf8)])
-            #expect(run.status == 1)
             #expect(run.stderrText.contains("tt-names-"), "\(run.stderrText)")
             expectClean(run.stderr, "stderr for \(name)")
+            if name == notUTF8 {
+                // Looked up under the name with U+FFFD it would be "no such file": refused, saying why.
+                #expect(run.status == 64)
+                #expect(run.stderrText.contains("argument 2, '\(folder.path)/raw\u{FFFD}\u{FFFD}2J^[[31m.png', "
+                                                + "is not UTF-8"), "\(run.stderrText)")
+            } else {
+                // Read and found not to be an image.
+                #expect(run.status == 1)
+                #expect(!run.stderrText.contains("No such file"), "\(run.stderrText)")
+            }
         }
     }
 

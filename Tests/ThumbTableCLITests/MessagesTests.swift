@@ -18,3 +18,16 @@ import Testing
         #expect(Messages.visible(text) == expected)
     }
 }
+
+/// An argument that is not UTF-8 is refused, named with U+FFFD where its bad bytes were.
+@Suite struct RawArgumentsTests {
+    @Test func everyUTF8ArgumentPasses() {
+        #expect(RawArguments.notUTF8(in: [Array("render".utf8), Array("caf\u{E9} \u{1B}[31m.png".utf8)]) == nil)
+        #expect(RawArguments.notUTF8(in: []) == nil)
+    }
+
+    @Test func theFirstArgumentThatIsNotUTF8IsNamed() throws {
+        let message = try #require(RawArguments.notUTF8(in: [Array("render".utf8), [0x61, 0xFF, 0x62], [0xC3]]))
+        #expect(message.hasPrefix("argument 2, 'a\u{FFFD}b', is not UTF-8"))
+    }
+}
