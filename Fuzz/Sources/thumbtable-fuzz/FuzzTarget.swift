@@ -2,7 +2,7 @@ import Foundation
 
 /// One thing the fuzzer can drive: a name for `scripts/fuzz` and a function that must survive any bytes.
 ///
-/// Each target traps (a failed `precondition`) when the code breaks a promise it makes about its result, so libFuzzer
+/// Each target traps (through `promise`) when the code breaks a promise it makes about its result, so libFuzzer
 /// records the input as a crash; errors thrown for bad input are the expected outcome and are ignored.
 struct FuzzTarget: Sendable {
     let name: String
@@ -25,6 +25,11 @@ struct FuzzTarget: Sendable {
         }
         return target
     }()
+}
+
+/// Stops the run with `message` when a promise is broken. Unlike `precondition`, whose message -O drops, it says which.
+func promise(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("broken promise: \(message())") }
 }
 
 /// libFuzzer's setup hook: picks the target before the first input, so a wrong name stops the run at once.
