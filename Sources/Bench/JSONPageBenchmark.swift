@@ -42,6 +42,6 @@ private func measure(_ work: () -> Int?) -> (seconds: Double, peakGrowth: Int, r
 
 private func peakResident() -> Int {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss * 1024
 }

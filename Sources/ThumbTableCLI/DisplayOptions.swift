@@ -50,8 +50,7 @@ struct DisplayOptions: ParsableArguments {
     var timeout: Double = 15
 
     @Option(parsing: .unconditional,
-            help: "Seconds an image download may go without receiving a byte before it is given up "
-                + "(at most \(Int(Ceiling.timeoutSeconds))).")
+            help: "Seconds an image download may go without a byte before it is given up (at most \(Int(Ceiling.timeoutSeconds))).")
     var stallTimeout: Double = 5
 
     @Option(parsing: .unconditional,
