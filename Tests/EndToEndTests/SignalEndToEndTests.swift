@@ -113,6 +113,23 @@ struct SignalEndToEndTests {
         try expectRestored(tmux)
     }
 
+    @Test func withoutJobControlCtrlZGoesOnRunning() async throws {
+        // Started by a shell without job control (sh -c): no shell could continue a stopped program, so the kernel
+        // drops the stop, and the program takes the screen again at once.
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        let pid = try #require(try tmux.programPID())
+        try tmux.send("C-z")
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        #expect(processState(pid) != "T")
+        #expect(try tmux.pane("alternate_on") == "1")
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+        try expectRestored(tmux)
+    }
+
     @Test func stoppedAndContinuedFromOutsideItRedrawsTheWholeScreen() async throws {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
         defer { tmux.close() }
