@@ -341,14 +341,10 @@ public final class TableController {
         load(cursor)
     }
 
-    /// A failed page's message as the table shows it: without the full stop that ends it, and without a retry hint
-    /// of its own, since the table says how to retry where the user looks (once).
+    /// A failed page's message as the table shows it: without the full stop that ends it (sources say what failed;
+    /// the table says how to retry, once, where the user looks).
     static func failureReason(_ message: String) -> String {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sourceHint = "Press r to retry."
-        if text.hasSuffix(sourceHint) {
-            text = String(text.dropLast(sourceHint.count)).trimmingCharacters(in: .whitespaces)
-        }
         while text.hasSuffix(".") { text.removeLast() }
         return text
     }

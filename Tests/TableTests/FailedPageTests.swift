@@ -39,8 +39,8 @@ import Testing
     static let longReason = "cannot load http://127.0.0.1:8080/api/species/?page=2&format=json&fields=name,"
         + "classification,designation,average_height,skin_colors,hair_colors,eye_colors,average_lifespan: the "
         + "server closed the connection before it answered (after 3 attempts)."
-    /// What the sources say today: the reason, then their own retry hint.
-    static let sourceMessage = longReason + " Press r to retry."
+    /// What the sources say: the reason alone (the table adds how to retry).
+    static let sourceMessage = longReason
 
     func makeTable(_ source: BrokenSource, columns: Int = 80, rows: Int = 24) -> (TableController, ChangeWaiter) {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
