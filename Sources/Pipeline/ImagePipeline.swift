@@ -1,6 +1,7 @@
 import Cells
 import Codecs
 import Foundation
+import LocalFiles
 import Synchronization
 
 /// Turns thumbnail requests into rendered cell grids: the one coordinator that starts, coalesces, prioritises,
@@ -290,15 +291,14 @@ public actor ImagePipeline {
         }
     }
 
-    /// Disk reads and writes (file I/O and a SHA-256) run off the actor.
-    @concurrent
+    /// Disk reads and writes (file I/O and a SHA-256) run off the actor, on the blocking-I/O threads: a slow disk
+    /// must not hold the cooperative pool that serves the screen and the network.
     private static func read(_ url: URL, from diskCache: DiskCache) async -> DiskCache.Lookup {
-        diskCache.lookup(url)
+        await BlockingIO.run { diskCache.lookup(url) }
     }
 
-    @concurrent
     private static func store(_ data: LoadedData, for url: URL, in diskCache: DiskCache) async -> DiskCache.Error? {
-        diskCache.store(data, attribution: nil, for: url)
+        await BlockingIO.run { diskCache.store(data, attribution: nil, for: url) }
     }
 
     /// Keeps downloaded bytes on disk, until a write fails: then says so once and stops writing, since a full or
