@@ -144,7 +144,10 @@ struct DefaultCommandEndToEndTests {
     func noCommandRunsTheDemo(_ arguments: [String]) async throws {
         let tmux = try TmuxSession(arguments)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "Demo catalog")
+        // The first page loaded, so the event loop is reading keys.
+        try await tmux.waitFor("the demo's first page") { lines in
+            lines.first.map { $0.contains("Demo catalog") && $0.contains("row 1 of") } ?? false
+        }
         try tmux.send("q")
         let status = try await tmux.exitStatus()
         let screen = try tmux.screen().joined(separator: "\n")
