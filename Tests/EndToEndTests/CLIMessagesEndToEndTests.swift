@@ -109,6 +109,20 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    /// `render FILE OPTIONS` goes through the quick parser; with `--` before the file it goes through
+    /// ArgumentParser. Both say the same, for a refused value and for a file that is not there.
+    @Test(arguments: [["--size", "-5x3"], ["--size", "100000x100000"], ["--cols", "0"], ["--timeout", "nan"], []])
+    func renderSaysTheSameOnTheQuickAndTheLongPath(_ options: [String]) throws {
+        // The photo with no options renders; the rest fail.
+        for file in [Self.photo, "/nonexistent/\u{1B}[31m.png"] where !(options.isEmpty && file == Self.photo) {
+            let quick = try BinaryRun.run(["render", file] + options)
+            let long = try BinaryRun.run(["render"] + options + ["--", file])
+            #expect(quick.status != 0)
+            #expect(quick.status == long.status)
+            #expect(quick.stderrText == long.stderrText)
+        }
+    }
+
     @Test func renderDrawsAtItsCeiling() throws {
         let run = try BinaryRun.run(["render", Self.photo, "--size", "1000x1000", "--mode", "ascii", "--color", "none"])
         #expect(run.status == 0, "\(run.stderrText)")
