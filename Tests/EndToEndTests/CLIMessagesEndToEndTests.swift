@@ -109,6 +109,20 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    /// `render FILE OPTIONS` goes through the quick parser; with `--` before the file it goes through
+    /// ArgumentParser. Both say the same, for a refused value and for a file that is not there.
+    @Test(arguments: [["--size", "-5x3"], ["--size", "100000x100000"], ["--cols", "0"], ["--timeout", "nan"], []])
+    func renderSaysTheSameOnTheQuickAndTheLongPath(_ options: [String]) throws {
+        // The photo with no options renders; the rest fail.
+        for file in [Self.photo, "/nonexistent/\u{1B}[31m.png"] where !(options.isEmpty && file == Self.photo) {
+            let quick = try BinaryRun.run(["render", file] + options)
+            let long = try BinaryRun.run(["render"] + options + ["--", file])
+            #expect(quick.status != 0)
+            #expect(quick.status == long.status)
+            #expect(quick.stderrText == long.stderrText)
+        }
+    }
+
     @Test func renderDrawsAtItsCeiling() throws {
         let run = try BinaryRun.run(["render", Self.photo, "--size", "1000x1000", "--mode", "ascii", "--color", "none"])
         #expect(run.status == 0, "\(run.stderrText)")
@@ -144,7 +158,10 @@ struct DefaultCommandEndToEndTests {
     func noCommandRunsTheDemo(_ arguments: [String]) async throws {
         let tmux = try TmuxSession(arguments)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "Demo catalog")
+        // The first page loaded, so the event loop is reading keys.
+        try await tmux.waitFor("the demo's first page") { lines in
+            lines.first.map { $0.contains("Demo catalog") && $0.contains("row 1 of") } ?? false
+        }
         try tmux.send("q")
         let status = try await tmux.exitStatus()
         let screen = try tmux.screen().joined(separator: "\n")
