@@ -108,7 +108,7 @@ public final class DiskCache: Sendable {
         do {
             try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         } catch {
-            throw .unusableDirectory(path: path, reason: fileErrorReason(error))
+            throw .unusableDirectory(path: path, reason: Self.creationFailureReason(path) ?? fileErrorReason(error))
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -120,6 +120,20 @@ public final class DiskCache: Sendable {
         guard fd >= 0 else { throw .unusableDirectory(path: path, reason: String(cString: strerror(errno))) }
         close(fd)
         unlink(probe)
+    }
+
+    /// Why a folder cannot be created at `path` when a part of the path is a file: "/x/file is not a folder".
+    /// Foundation's own message for that case names no path and no reason.
+    private static func creationFailureReason(_ path: String) -> String? {
+        var ancestor = URL(fileURLWithPath: path)
+        while ancestor.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
+                return isDirectory.boolValue ? nil : "\(ancestor.path) is not a folder"
+            }
+            ancestor.deleteLastPathComponent()
+        }
+        return nil
     }
 
     /// `$XDG_CACHE_HOME/thumbtable` when that variable holds an absolute path (the XDG spec ignores relative

@@ -5,12 +5,18 @@ import Synchronization
 /// in priority order, the oldest first among equals.
 ///
 /// The last `reserved` slots (in all, and to each host) are kept for visible rows: prefetches and the batch never
-/// take them, so however many of their servers never answer, a row on screen finds a slot. A visible download that
-/// still cannot start may preempt a less urgent one that has received nothing for a while (see `preemption`).
+/// take them, so however many of their servers never answer, a row on screen finds a slot. A download that still
+/// cannot start may preempt one that has received nothing for a while (see `preemption`): a less urgent one, or an
+/// equally urgent one that has lost no fewer turns, so that rows on screen whose servers never answer take turns
+/// with the other rows on screen instead of holding every slot until the stall timeout. A download gives up its
+/// slot to an equal at most `maxTurnsLost` times; a retry has had its turns. Among equals, those that lost fewer
+/// turns start first.
 struct DownloadQueue {
     struct Waiter {
         var id: Int
         var url: URL
+        /// How many times the download gave its slot up; `maxTurnsLost` for a retry.
+        var turnsLost: Int
         var continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -18,7 +24,7 @@ struct DownloadQueue {
     struct Running {
         var url: URL
         var activity: DownloadActivity
-        /// Stops the attempt so its slot goes to a more urgent download; set to nil once called.
+        /// Stops the attempt so its slot goes to another download; set to nil once called.
         var preempt: (@Sendable () -> Void)?
     }
 
@@ -44,6 +50,9 @@ struct DownloadQueue {
     static func reserve(of slots: Int) -> Int {
         slots < 2 ? 0 : max(1, slots / 3)
     }
+
+    /// How many times a download may give its slot up to an equally urgent one.
+    static let maxTurnsLost = 3
 
     static func host(of url: URL) -> String { url.host ?? "" }
 
@@ -78,21 +87,29 @@ struct DownloadQueue {
         return waiting.remove(at: i)
     }
 
-    /// Starts the most urgent waiters that fit, and returns them (with their priority) to be resumed.
+    /// Starts the most urgent waiters that fit, and returns them to be resumed. Among equals, those that lost
+    /// fewer turns go first, then the oldest.
     mutating func startWaiters(priority: (URL) -> RequestPriority) -> [Waiter] {
         var started: [Waiter] = []
         while running.count < maxTotal {
-            var best: (index: Int, priority: RequestPriority)?
+            var best: (index: Int, rank: (RequestPriority, Int))?
             for (i, waiter) in waiting.enumerated() {
                 let p = priority(waiter.url)
-                if canStart(waiter.url, priority: p), best == nil || p > best!.priority { best = (i, p) }
+                let rank = (p, waiter.turnsLost)
+                if canStart(waiter.url, priority: p), best == nil || Self.outranks(rank, best!.rank) {
+                    best = (i, rank)
+                }
             }
             guard let best else { break }
             let waiter = waiting.remove(at: best.index)
-            start(waiter.id, waiter.url, activity: DownloadActivity())
+            start(waiter.id, waiter.url, activity: DownloadActivity(turnsLost: waiter.turnsLost))
             started.append(waiter)
         }
         return started
+    }
+
+    private static func outranks(_ a: (RequestPriority, Int), _ b: (RequestPriority, Int)) -> Bool {
+        a.0 != b.0 ? a.0 > b.0 : a.1 < b.1
     }
 
     /// What a waiting download can preempt.
@@ -105,40 +122,54 @@ struct DownloadQueue {
         case never
     }
 
-    /// The running download to preempt so that a waiting one of `priority` for `url` can start: a less urgent one
-    /// silent for at least `stalledAfter` (the longest silent first), on the waiter's host when that host is what
-    /// is full.
-    func preemption(for url: URL, priority: RequestPriority, now: ContinuousClock.Instant, stalledAfter: Duration,
-                    priorityOf: (URL) -> RequestPriority) -> Preemption {
-        let host = Self.host(of: url)
+    /// The running download to preempt so that `waiter`, of `priority`, can start: one silent for at least
+    /// `stalledAfter` (the longest silent first), less urgent, or as urgent with no fewer turns lost than the
+    /// waiter (and fewer than `maxTurnsLost`); on the waiter's host when that host is what is full.
+    func preemption(for waiter: Waiter, priority: RequestPriority, now: ContinuousClock.Instant,
+                    stalledAfter: Duration, priorityOf: (URL) -> RequestPriority) -> Preemption {
+        let host = Self.host(of: waiter.url)
         let hostFull = runningPerHost[host, default: 0] >= maxPerHost
         var best: (id: Int, silentSince: ContinuousClock.Instant)?
-        for (id, download) in running where download.preempt != nil && priorityOf(download.url) < priority {
+        // A download that has just started may not have its `preempt` yet: it counts for when to look again.
+        for (id, download) in running where !download.activity.isPreempted {
+            let other = priorityOf(download.url)
+            let turnsLost = download.activity.turnsLost
+            guard other < priority
+                || (other == priority && turnsLost < Self.maxTurnsLost && waiter.turnsLost <= turnsLost)
+            else { continue }
             guard !hostFull || Self.host(of: download.url) == host else { continue }
             let silentSince = download.activity.lastActivity
             if best == nil || silentSince < best!.silentSince { best = (id, silentSince) }
         }
         guard let best else { return .never }
-        return now - best.silentSince >= stalledAfter ? .now(best.id) : .later(best.silentSince + stalledAfter)
+        if now - best.silentSince >= stalledAfter, running[best.id]?.preempt != nil { return .now(best.id) }
+        return .later(max(best.silentSince + stalledAfter, now + .milliseconds(20)))
     }
 
     /// Marks a download preempted and returns how to stop it.
     mutating func takePreempt(_ id: Int) -> (@Sendable () -> Void)? {
+        running[id]?.activity.markPreempted()
         defer { running[id]?.preempt = nil }
         return running[id]?.preempt
     }
 
     /// Downloads preempted but not yet ended: slots about to be free.
-    var slotsBeingFreed: Int { running.values.count { $0.preempt == nil && $0.activity.isPreempted } }
+    var slotsBeingFreed: Int { running.values.count { $0.activity.isPreempted } }
 }
 
 /// When a running download last received a byte, and whether it was preempted; written from the HTTP thread.
 final class DownloadActivity: Sendable {
+    /// How many times the download gave its slot up before this attempt (see `DownloadQueue.Waiter`).
+    let turnsLost: Int
     private struct State {
         var lastActivity = ContinuousClock.now
         var preempted = false
     }
     private let state = Mutex(State())
+
+    init(turnsLost: Int) {
+        self.turnsLost = turnsLost
+    }
 
     var lastActivity: ContinuousClock.Instant { state.withLock { $0.lastActivity } }
     var isPreempted: Bool { state.withLock { $0.preempted } }

@@ -11,7 +11,8 @@ import Synchronization
 ///   subscriber leaves, and its download is cancelled down to the socket.
 /// - Downloads start in priority order (visible rows first), at most `maxDownloads` at once and
 ///   `maxDownloadsPerHost` per host. A third of the slots are kept for visible rows, and a visible row that still
-///   finds none preempts a less urgent download that has received nothing for `preemptsStalledAfter`.
+///   finds none preempts a download that has received nothing for `preemptsStalledAfter`: a less urgent one, or
+///   another visible row's first attempt, so rows whose servers never answer take turns with the others.
 /// - Rendered grids, decoded bitmaps and downloaded bytes stay in byte-cost LRU memory caches; bytes also go to the
 ///   disk cache. Decoding and rendering run off this actor, with cancellation checked between the steps.
 public actor ImagePipeline {
@@ -22,8 +23,8 @@ public actor ImagePipeline {
         public var memoryCacheBytes: Int
         public var limits: LoadLimits
         public var retry: RetryPolicy
-        /// How long a prefetch or batch download may go without a byte before a visible row waiting for a slot
-        /// takes its slot (it goes back to waiting).
+        /// How long a download may go without a byte before a more urgent waiting download (or, on first attempts,
+        /// an equally urgent one) takes its slot; the preempted download goes back to waiting.
         public var preemptsStalledAfter: Duration
 
         public init(maxDownloads: Int = 6, maxDownloadsPerHost: Int = 6, memoryCacheBytes: Int = 64 << 20,
@@ -355,15 +356,17 @@ public actor ImagePipeline {
         }
     }
 
-    /// One download with its retries, each attempt waiting for a free download slot. An attempt preempted for a
-    /// more urgent download goes back to waiting at once; preemptions count against the retries.
+    /// One download with its retries, each attempt waiting for a free download slot. An attempt preempted for
+    /// another download goes back to waiting at once (see `DownloadQueue` for the turns it takes).
     private func download(_ url: URL) async throws -> LoadedData {
         let tally = ByteTally()
         let counters = self.counters
         var retry = 0
+        // A retry has had its turns: it takes no slot from an equal, and gives its own to none.
+        var turnsLost = 0
         while true {
             try Task.checkCancellation()
-            let slot = try await acquireDownloadSlot(for: url)
+            let slot = try await acquireDownloadSlot(for: url, turnsLost: turnsLost)
             guard !Task.isCancelled, let activity = downloadQueue.running[slot]?.activity else {
                 releaseDownloadSlot(slot)
                 throw CancellationError()
@@ -378,10 +381,7 @@ public actor ImagePipeline {
                     counters.add(\.bytesDownloaded, n)
                 }
             }
-            downloadQueue.setPreempt(slot) {
-                activity.markPreempted()
-                attempt.cancel()
-            }
+            downloadQueue.setPreempt(slot) { attempt.cancel() }
             let result = await withTaskCancellationHandler { await attempt.result } onCancel: { attempt.cancel() }
             counters.downloadEnded()
             releaseDownloadSlot(slot)
@@ -396,17 +396,12 @@ public actor ImagePipeline {
                     throw PipelineError.load(error)
                 }
                 counters.add(\.retries)
+                turnsLost = DownloadQueue.maxTurnsLost
                 try await configuration.retry.sleep(delay)
             case .failure where activity.isPreempted && !Task.isCancelled:
-                let received = tally.total
-                counters.add(\.bytesDiscarded, received)
+                counters.add(\.bytesDiscarded, tally.total)
                 tally.reset()
-                retry += 1
-                guard retry <= configuration.retry.maxRetries else {
-                    let silence = ContinuousClock.now - activity.lastActivity
-                    throw PipelineError.load(.stalled(after: silence, stage: received > 0
-                        ? .body(received: received, expected: nil) : .waitingForResponse, url: url))
-                }
+                turnsLost += 1
             case .failure(let error):
                 if error is CancellationError || Task.isCancelled {
                     counters.add(\.downloadsCancelled)
@@ -428,17 +423,17 @@ public actor ImagePipeline {
     }
 
     /// Waits for a download slot for `url`; returns the slot's id, to release it with.
-    private func acquireDownloadSlot(for url: URL) async throws -> Int {
+    private func acquireDownloadSlot(for url: URL, turnsLost: Int) async throws -> Int {
         nextID += 1
         let id = nextID
         if downloadQueue.canStart(url, priority: priority(of: url)) {
-            downloadQueue.start(id, url, activity: DownloadActivity())
+            downloadQueue.start(id, url, activity: DownloadActivity(turnsLost: turnsLost))
             return id
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
-                downloadQueue.enqueue(.init(id: id, url: url, continuation: continuation))
+                downloadQueue.enqueue(.init(id: id, url: url, turnsLost: turnsLost, continuation: continuation))
                 rebalanceDownloads()
             }
         } onCancel: {
@@ -457,23 +452,23 @@ public actor ImagePipeline {
     }
 
     /// Makes way for urgent downloads: starts the waiters that fit now (a row that scrolled into view may have
-    /// raised one's priority), and preempts a stalled less urgent download for each urgent waiter that still
-    /// cannot start. If none has stalled yet, looks again when the first would have.
+    /// raised one's priority), and preempts a stalled download for each urgent waiter that still cannot start
+    /// (see `DownloadQueue.preemption`). If none has stalled yet, looks again when the first would have.
     func rebalanceDownloads() {
         for waiter in downloadQueue.startWaiters(priority: priority(of:)) { waiter.continuation.resume() }
         let stalledAfter = configuration.preemptsStalledAfter
         let now = ContinuousClock.now
         var freeing = downloadQueue.slotsBeingFreed
         var nextLook: ContinuousClock.Instant?
-        let urgent = downloadQueue.waiting.map { (url: $0.url, priority: priority(of: $0.url)) }
+        let urgent = downloadQueue.waiting.map { (waiter: $0, priority: priority(of: $0.url)) }
             .filter { $0.priority > .prefetch }
-        for waiter in urgent.sorted(by: { $0.priority > $1.priority }) {
+        for (waiter, waiterPriority) in urgent.sorted(by: { $0.priority > $1.priority }) {
             // Each slot being freed goes to the most urgent waiter.
             if freeing > 0 {
                 freeing -= 1
                 continue
             }
-            switch downloadQueue.preemption(for: waiter.url, priority: waiter.priority, now: now,
+            switch downloadQueue.preemption(for: waiter, priority: waiterPriority, now: now,
                                             stalledAfter: stalledAfter, priorityOf: priority(of:)) {
             case .now(let victim):
                 counters.add(\.downloadsPreempted)

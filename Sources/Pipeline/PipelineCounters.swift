@@ -25,7 +25,7 @@ public final class PipelineCounters: Sendable {
         public var diskEntriesDiscarded = 0
         public var downloadsStarted = 0
         public var downloadsCancelled = 0
-        /// Prefetch and batch downloads that had stalled, stopped to give their slot to a visible row.
+        /// Downloads that had stalled, stopped to give their slot to a more urgent one or another row on screen.
         public var downloadsPreempted = 0
         public var bytesDownloaded = 0
         /// Bytes received for downloads that were then cancelled: traffic wasted on rows scrolled away.

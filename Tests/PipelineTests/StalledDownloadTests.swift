@@ -43,6 +43,19 @@ import TextArt
         return ((0..<14).map { server.url("/hang/\($0).png") }, (0..<good).map { server.url("/ok/\($0).png") })
     }
 
+    /// Loads every URL at once as a visible row, and checks that each drew a picture.
+    func loadAll(_ urls: [URL], visibleIn pipeline: ImagePipeline) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for url in urls {
+                group.addTask {
+                    let picture = try await pipeline.thumbnail(request(url))
+                    #expect(!picture.plainText.isEmpty)
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     static func hangingRequests(_ requests: [TestHTTPServer.Request]) -> Int {
         requests.count { $0.path.hasPrefix("/hang/") }
     }
@@ -77,15 +90,7 @@ import TextArt
             #expect(await server.waitUntil { Self.hangingRequests($0) >= 4 })
 
             // Two rows find kept slots; the other four take the slots of stalled batch downloads.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for url in urls.good {
-                    group.addTask {
-                        let picture = try await pipeline.thumbnail(request(url))
-                        #expect(!picture.plainText.isEmpty)
-                    }
-                }
-                try await group.waitForAll()
-            }
+            try await loadAll(urls.good, visibleIn: pipeline)
             let counts = pipeline.counters.snapshot
             #expect(counts.downloadsPreempted >= 4, "\(counts)")
             #expect(counts.maxDownloadsInFlight <= 6)
@@ -135,6 +140,24 @@ import TextArt
             }
             print("StalledDownloadTests: 14 stalled and 6 good visible rows settled in "
                 + "\(ContinuousClock.now - started)")
+        }
+    }
+
+    @Test func visibleRowsThatNeverAnswerTakeTurnsWithTheOtherVisibleRows() async throws {
+        try await TestHTTPServer.with { server in
+            let urls = serveHostile(server, good: 6)
+            // The stall timeout is far away: only taking turns lets the good rows load.
+            let pipeline = pipeline(preemptsAfter: .milliseconds(200))
+
+            // The hanging rows ask first, so they take every slot.
+            let hanging = urls.hanging.map { url in Task { try await pipeline.thumbnail(request(url)) } }
+            #expect(await server.waitUntil { Self.hangingRequests($0) >= 6 })
+            try await loadAll(urls.good, visibleIn: pipeline)
+
+            #expect(pipeline.counters.snapshot.downloadsPreempted >= 1)
+            #expect(pipeline.counters.snapshot.requestsFailed == 0, "no hanging row was given up yet")
+            for task in hanging { task.cancel() }
+            for task in hanging { await #expect(throws: CancellationError.self) { try await task.value } }
         }
     }
 

@@ -47,7 +47,7 @@ import TextArt
             return
         }
         #expect(path == file.appendingPathComponent("cache").path)
-        #expect(!reason.isEmpty)
+        #expect(reason == "\(file.path) is not a folder")
     }
 
     @Test func aDamagedEntryIsDiscardedAndCounted() async throws {
