@@ -95,6 +95,22 @@ import Testing
         #expect(warning.hasPrefix("the GIF data is damaged or cut short after 3 frame(s) (DGifGetCode: "), "\(warning)")
     }
 
+    @Test(arguments: ["animated.gif", "still.gif", "truncated_frame.gif"], [false, true])
+    func everyCutWarnsOrFails(name: String, keepingFrames: Bool) throws {
+        // Given a GIF cut after each of its bytes in turn
+        let whole = try Fixtures.bytes(name)
+        for length in 1..<whole.count {
+            // When it is decoded, then it either fails or comes with a warning: never a silent picture
+            do {
+                let image = try ImageDecoder.decode(Array(whole.prefix(length)),
+                                                    options: .init(keepsAnimationFrames: keepingFrames))
+                #expect(image.warning != nil, "\(name) cut to \(length) of \(whole.count) bytes decodes silently")
+            } catch {
+                continue
+            }
+        }
+    }
+
     @Test(arguments: [false, true])
     func missingTrailerWarns(keepingFrames: Bool) throws {
         // The whole animation but its last byte, the trailer that says the file ends there
