@@ -120,6 +120,6 @@ let package = Package(
 // .build-fuzz): the normal build and `swift build --build-tests` never see them, because they need libFuzzer's main.
 if Context.environment["THUMBTABLE_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "thumbtable-fuzz", dependencies: [
-        "Codecs", "Pixels", "Items", "ItemSources",
+        "Cells", "Codecs", "Pixels", "Items", "ItemSources",
     ], path: "Fuzz/Sources/thumbtable-fuzz"))
 }

@@ -71,7 +71,8 @@ import Testing
         let source = FakeItemSource(count: 300_000, pageSize: 300_000)
         let (table, waiter) = makeTable(source)
         table.start()
-        await waiter.until { table.items.count == 300_000 }
+        // 60 s, not the default 10: under the sanitizers (scripts/sanitize) this page takes longer than 10 s to arrive.
+        #expect(await waiter.until(timeout: .seconds(60)) { table.items.count == 300_000 })
         table.goEnd()
         let frame = table.frame()
         #expect(frame.lines[0].contains("row 300000 of 300000 loaded"))

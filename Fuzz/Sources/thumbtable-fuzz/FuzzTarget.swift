@@ -12,7 +12,7 @@ struct FuzzTarget: Sendable {
 
     static let all: [FuzzTarget] = [
         ImageFuzzing.target(for: .jpeg), ImageFuzzing.target(for: .png), ImageFuzzing.target(for: .gif),
-        ImageFuzzing.target(for: .webp), ImageFuzzing.header, PageFuzzing.target,
+        ImageFuzzing.target(for: .webp), ImageFuzzing.header, PageFuzzing.target, TextFuzzing.target,
     ]
 
     /// The target named by `THUMBTABLE_FUZZ_TARGET`; the binary holds every target and runs one at a time.
