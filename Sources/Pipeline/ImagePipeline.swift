@@ -268,7 +268,13 @@ public actor ImagePipeline {
         do {
             return try await Self.decode(bytes, for: request, with: processing, counters: counters)
         } catch let error as DecodeError {
-            throw PipelineError.decode(url: url, reason: error.description)
+            switch error {
+            case .inputTooLarge, .imageTooLarge, .needsTooMuchMemory:
+                // The same bytes downloaded again would be refused again: not a damaged cache entry.
+                throw PipelineError.overLimit(url: url, reason: error.description)
+            default:
+                throw PipelineError.decode(url: url, reason: error.description)
+            }
         } catch let error as PipelineError {
             throw error
         } catch {

@@ -1,6 +1,7 @@
 import Cells
 import Codecs
 import Foundation
+import LocalFiles
 import TextArt
 
 /// One picture to show: an image URL drawn as text art in a box of cells.
@@ -121,12 +122,20 @@ public enum FittedDecoding {
 /// Why a thumbnail could not be made.
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case load(LoadError)
+    /// The bytes are not a picture that decodes (damaged, cut short, another format).
     case decode(url: URL, reason: String)
+    /// The picture is sound but over a limit (pixels, memory, bytes): fetching it again would not help.
+    case overLimit(url: URL, reason: String)
 
     public var description: String {
         switch self {
         case .load(let error): error.description
-        case .decode(let url, let reason): "\(url.isFileURL ? url.path : url.absoluteString): \(reason)"
+        case .decode(let url, let reason), .overLimit(let url, let reason): "\(Self.shown(url)): \(reason)"
         }
+    }
+
+    /// A URL as a message names it: a local file by its path (bytes that are not UTF-8 as `\xNN`).
+    static func shown(_ url: URL) -> String {
+        LocalPath(fileURL: url)?.description ?? url.absoluteString
     }
 }
