@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Pipeline
 import TestSupport
@@ -112,6 +113,30 @@ import TextArt
             #expect(server.requests(to: "/cat.png").count == 2, "the damaged entry was fetched again")
             #expect(restarted.counters.snapshot.diskEntriesDiscarded == 1, "and counted")
             #expect(cache.entry(for: url)?.bytes == chelsea, "and stored again whole")
+        }
+    }
+
+    @Test func aCachedImageOverTheLimitsIsRefusedNotDiscardedAndFetchedAgain() async throws {
+        // A PNG whose header claims 20000x20000 pixels: sound bytes, over the pixel limit of one decode.
+        var png = try PNGEncoder.indexed(width: 1, height: 1, palette: [.init(r: 1, g: 2, b: 3)], indices: [0])
+        for (offset, value) in [(16, 20_000), (20, 20_000)] {
+            for i in 0..<4 { png[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) }
+        }
+        try await TestHTTPServer.with { server in
+            server.serve("/huge.png", .ok(png, contentType: "image/png"))
+            let url = server.url("/huge.png")
+            let first = try pipeline()
+            await #expect(throws: PipelineError.self) { try await first.thumbnail(request(url)) }
+            let restarted = try pipeline()
+            do {
+                _ = try await restarted.thumbnail(request(url))
+                Issue.record("a 400-megapixel image was decoded")
+            } catch let error as PipelineError {
+                guard case .overLimit = error else { Issue.record("\(error)"); return }
+            }
+            #expect(restarted.counters.snapshot.diskHits == 1)
+            #expect(restarted.counters.snapshot.diskEntriesDiscarded == 0, "a sound entry is kept")
+            #expect(server.requests(to: "/huge.png").count == 1, "and not fetched again")
         }
     }
 }
