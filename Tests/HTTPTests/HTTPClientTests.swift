@@ -125,20 +125,20 @@ import Testing
             server.serve("/headers", TestHTTPServer.Reply.ok(body).stalled(after: 0))
             let received = Mutex(0)
 
-            // 1 s: a busy machine sends the headers well within it, so the stall is seen at the stage it happens.
+            // 2 s: a busy machine sends the headers well within it, so the stall is seen at the stage it happens.
             let half = await #expect(throws: HTTPFailure.self) {
                 try await client.get(HTTPGet(url: server.url("/half"), timeout: .seconds(120),
-                                             stallTimeout: .seconds(1))) { n in received.withLock { $0 += n } }
+                                             stallTimeout: .seconds(2))) { n in received.withLock { $0 += n } }
             }
-            #expect(half == .stalled(limit: .seconds(1), stage: .body(received: 4_000, expected: 10_000)))
-            #expect(half?.description == "the response stalled after 4000 of 10000 bytes: nothing more for 1 s")
+            #expect(half == .stalled(limit: .seconds(2), stage: .body(received: 4_000, expected: 10_000)))
+            #expect(half?.description == "the response stalled after 4000 of 10000 bytes: nothing more for 2 s")
             #expect(received.withLock { $0 } == 4_000)
 
             let headersOnly = await #expect(throws: HTTPFailure.self) {
                 try await client.get(HTTPGet(url: server.url("/headers"), timeout: .seconds(120),
-                                             stallTimeout: .seconds(1)))
+                                             stallTimeout: .seconds(2)))
             }
-            #expect(headersOnly == .stalled(limit: .seconds(1), stage: .body(received: 0, expected: 10_000)))
+            #expect(headersOnly == .stalled(limit: .seconds(2), stage: .body(received: 0, expected: 10_000)))
         }
     }
 
