@@ -12,10 +12,10 @@ struct CacheCommand: ParsableCommand {
         @Option(help: "The cache folder (default: $XDG_CACHE_HOME/thumbtable, else ~/.cache/thumbtable).")
         var cacheDir: String?
 
-        func open() throws -> DiskCache {
+        func open(forReading: Bool = false) throws -> DiskCache {
             let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
             do {
-                return try DiskCache(directory: directory)
+                return try DiskCache(directory: directory, forReading: forReading)
             } catch {
                 throw ValidationError(error.description)
             }
@@ -27,7 +27,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var location: Location
 
         func run() throws {
-            let stats = try location.open().stats()
+            let stats = try location.open(forReading: true).stats()
             print("cache:   \(stats.directory.path)")
             print("entries: \(stats.entries)")
             print("size:    \(Self.megabytes(stats.bytes)) of \(Self.megabytes(stats.limit))")
