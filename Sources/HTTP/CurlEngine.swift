@@ -299,7 +299,8 @@ final class Transfer: @unchecked Sendable {
                                         reason: code == CURLE_URL_MALFORMAT ? .malformed : .notHTTP)
             }
             if scheme != "http", scheme != "https" { return .unsupportedScheme(scheme) }
-            return .connection(message)
+            // curl's word for an answer without a status line ("HTTP/0.9"): the server does not speak HTTP.
+            return .badResponse("the server's answer is not HTTP (\(message))")
         case CURLE_COULDNT_CONNECT:
             var osError = 0
             if let easy { ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError) }

@@ -101,7 +101,10 @@ public final class DiskCache: Sendable {
     private let state = Mutex(State())
 
     /// Opens (creating if needed) the cache in `directory`.
-    public init(directory: URL, sizeLimit: Int = 200 << 20) throws(DiskCache.Error) {
+    ///
+    /// - Parameter forReading: only to read or count entries (`cache stats`): a folder that cannot be written is
+    ///   accepted.
+    public init(directory: URL, sizeLimit: Int = 200 << 20, forReading: Bool = false) throws(DiskCache.Error) {
         self.directory = directory.standardizedFileURL
         self.sizeLimit = sizeLimit
         let path = self.directory.path
@@ -114,6 +117,7 @@ public final class DiskCache: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .unusableDirectory(path: path, reason: "it is not a folder")
         }
+        guard !forReading else { return }
         // Creating a file is the only true test: `access(W_OK)` says yes to root on a read-only file system.
         let probe = path + "/.probe" + Self.entrySuffix + "." + UUID().uuidString + Self.temporarySuffix
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)

@@ -12,12 +12,14 @@ struct CacheCommand: ParsableCommand {
         @Option(help: "The cache folder (default: $XDG_CACHE_HOME/thumbtable, else ~/.cache/thumbtable).")
         var cacheDir: String?
 
-        func open() throws -> DiskCache {
+        func open(forReading: Bool = false) throws -> DiskCache {
             let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? DiskCache.defaultDirectory()
             do {
-                return try DiskCache(directory: directory)
+                return try DiskCache(directory: directory, forReading: forReading)
             } catch {
-                throw ValidationError(error.description)
+                // A problem with the folder, not with how the command was typed: the message alone, no usage.
+                Messages.error(error.description)
+                throw ExitCode.failure
             }
         }
     }
@@ -27,7 +29,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var location: Location
 
         func run() throws {
-            let stats = try location.open().stats()
+            let stats = try location.open(forReading: true).stats()
             Messages.write("""
                 cache:   \(stats.directory.path)
                 entries: \(stats.entries)

@@ -125,20 +125,20 @@ import Testing
             server.serve("/headers", TestHTTPServer.Reply.ok(body).stalled(after: 0))
             let received = Mutex(0)
 
-            // 1 s: a busy machine sends the headers well within it, so the stall is seen at the stage it happens.
+            // 2 s: a busy machine sends the headers well within it, so the stall is seen at the stage it happens.
             let half = await #expect(throws: HTTPFailure.self) {
                 try await client.get(HTTPGet(url: server.url("/half"), timeout: .seconds(120),
-                                             stallTimeout: .seconds(1))) { n in received.withLock { $0 += n } }
+                                             stallTimeout: .seconds(2))) { n in received.withLock { $0 += n } }
             }
-            #expect(half == .stalled(limit: .seconds(1), stage: .body(received: 4_000, expected: 10_000)))
-            #expect(half?.description == "the response stalled after 4000 of 10000 bytes: nothing more for 1 s")
+            #expect(half == .stalled(limit: .seconds(2), stage: .body(received: 4_000, expected: 10_000)))
+            #expect(half?.description == "the response stalled after 4000 of 10000 bytes: nothing more for 2 s")
             #expect(received.withLock { $0 } == 4_000)
 
             let headersOnly = await #expect(throws: HTTPFailure.self) {
                 try await client.get(HTTPGet(url: server.url("/headers"), timeout: .seconds(120),
-                                             stallTimeout: .seconds(1)))
+                                             stallTimeout: .seconds(2)))
             }
-            #expect(headersOnly == .stalled(limit: .seconds(1), stage: .body(received: 0, expected: 10_000)))
+            #expect(headersOnly == .stalled(limit: .seconds(2), stage: .body(received: 0, expected: 10_000)))
         }
     }
 
@@ -194,5 +194,85 @@ import Testing
             // A figure for the record, not a pass mark: the transfer is removed on the client's own thread.
             print("HTTPClientTests: cancel to CancellationError took \(ContinuousClock.now - cancelled)")
         }
+    }
+}
+
+/// Hostile servers below HTTP, which the FlyingFox test server cannot play: each connection gets `answer` (raw
+/// bytes, no HTTP framing unless given) after the request's headers, and is closed.
+@Suite struct RawServerTests {
+    let client = HTTPClient()
+
+    @Test func aServerThatClosesWithoutAnsweringSaysSo() async throws {
+        let server = try RawTCPServer(answer: [])
+        defer { server.stop() }
+        let error = await #expect(throws: HTTPFailure.self) {
+            try await client.get(HTTPGet(url: server.url))
+        }
+        #expect(error == .broken(stage: .waitingForResponse, detail: ""))
+        #expect(error?.description == "the server closed the connection without answering")
+    }
+
+    @Test func anAnswerThatIsNotHTTPIsABadResponseNotACannotConnect() async throws {
+        let server = try RawTCPServer(answer: Array("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n".utf8))
+        defer { server.stop() }
+        let error = await #expect(throws: HTTPFailure.self) {
+            try await client.get(HTTPGet(url: server.url))
+        }
+        #expect(error == .badResponse("the server's answer is not HTTP (Received HTTP/0.9 when not allowed)"))
+    }
+}
+
+/// A TCP listener on 127.0.0.1 that answers every connection with fixed bytes and closes it, on its own thread.
+final class RawTCPServer: @unchecked Sendable {
+    let url: URL
+    private let listener: Int32
+
+    init(answer: [UInt8]) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && listen(listener, 8) == 0
+                    && getsockname(listener, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw RawServerError(errno: errno) }
+        self.listener = listener
+        url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/x")!
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                // Reads the request's headers (a GET has no body), then answers and closes.
+                var request: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while !request.ends(with: Array("\r\n\r\n".utf8)) {
+                    let n = read(connection, &buffer, buffer.count)
+                    guard n > 0 else { break }
+                    request += buffer[..<n]
+                }
+                _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                close(connection)
+            }
+        }
+    }
+
+    /// Closes the listener, which ends the accepting thread.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
+
+struct RawServerError: Error {
+    var errno: Int32
+}
+
+extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
 }

@@ -134,9 +134,11 @@ import TextArt
                     Issue.record("\(url.path) did not stall: \(String(describing: results[url]))")
                     continue
                 }
+                // A silent server is never seen mid-body; one that stalls mid-body is, unless a loaded machine
+                // took the whole stall timeout to send its headers.
                 let silentFromTheStart = Int(url.deletingPathExtension().lastPathComponent)!.isMultiple(of: 2)
-                #expect(stage == (silentFromTheStart ? .waitingForResponse
-                                                     : .body(received: 1_000, expected: horse.count)), "\(url.path)")
+                #expect(stage == .waitingForResponse
+                    || (!silentFromTheStart && stage == .body(received: 1_000, expected: horse.count)), "\(url.path)")
             }
             print("StalledDownloadTests: 14 stalled and 6 good visible rows settled in "
                 + "\(ContinuousClock.now - started)")

@@ -33,6 +33,8 @@ import TextArt
             #expect(error == .unusableDirectory(path: folder.path, reason: "Read-only file system"))
             #expect(error?.description == "cannot use \(folder.path) as the image cache: Read-only file system; "
                 + "choose another folder with --cache-dir")
+            let reading = try DiskCache(directory: folder, forReading: true)
+            #expect(reading.stats().entries == 0, "counting needs no writes")
         }
     }
 
