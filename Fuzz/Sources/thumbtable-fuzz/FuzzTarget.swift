@@ -20,21 +20,23 @@ struct FuzzTarget: Sendable {
         let name = ProcessInfo.processInfo.environment["THUMBTABLE_FUZZ_TARGET"] ?? ""
         guard let target = all.first(where: { $0.name == name }) else {
             let names = all.map(\.name).joined(separator: ", ")
-            FileHandle.standardError.write(Data("thumbtable-fuzz: set THUMBTABLE_FUZZ_TARGET to one of \(names)\n".utf8))
+            let message = "thumbtable-fuzz: set THUMBTABLE_FUZZ_TARGET to one of \(names)\n"
+            FileHandle.standardError.write(Data(message.utf8))
             _exit(2)  // not exit: no leak report for a run that never started
         }
         return target
     }()
 }
 
-/// Stops the run with `message` when a promise is broken. Unlike `precondition`, whose message -O drops, it says which.
+/// Stops the run with `message` when a promise is broken; unlike `precondition`, whose message -O drops, it says which.
 func promise(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("broken promise: \(message())") }
 }
 
 /// libFuzzer's setup hook: picks the target before the first input, so a wrong name stops the run at once.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func fuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>,
+                             _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
     _ = FuzzTarget.selected
     return 0
 }

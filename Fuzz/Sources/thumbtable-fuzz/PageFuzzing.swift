@@ -16,9 +16,11 @@ enum PageFuzzing {
         JSONAPISource(url: page, keyPaths: .init(items: "", title: "title", image: "url", thumbnail: "thumbnailUrl")),
     ]
 
-    static let target = FuzzTarget(name: "json", summary: "JSON page bytes through JSONAPISource, SWAPISource, PhotosSource") {
+    static let target = FuzzTarget(name: "json",
+                                   summary: "JSON page bytes through JSONAPISource, SWAPISource, PhotosSource") {
         bytes in
-        guard !bytes.isEmpty, let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        guard !bytes.isEmpty,
+              let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         else { return }
         for reader in readers {
             _ = try? reader.parsePage(json, at: reader.firstPage, url: page)
