@@ -17,16 +17,29 @@ enum PageFuzzing {
     ]
 
     static let target = FuzzTarget(name: "json",
-                                   summary: "JSON page bytes through JSONAPISource, SWAPISource, PhotosSource") {
+                                   summary: "JSON page bytes through the bounded page reader, then JSONAPISource, SWAPISource, PhotosSource") {
         bytes in
-        guard !bytes.isEmpty,
-              let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
-        else { return }
+        // As PageFetcher reads a page: the bounded reader, with its default limits.
+        guard let read = try? JSONPageReader.read(bytes) else { return }
+        let json = read.value
+        var pages: [ItemPage] = []
         for reader in readers {
-            _ = try? reader.parsePage(json, at: reader.firstPage, url: page)
+            if let parsed = try? reader.parsePage(json, at: reader.firstPage, url: page) { pages.append(parsed) }
         }
-        _ = try? SWAPISource.parsePage(json, url: page)
-        _ = try? PhotosSource.parsePage(json, url: page, linkHeader: "<?page=2>; rel=\"next\"", totalHeader: "12",
-                                        limit: 20)
+        if let parsed = try? SWAPISource.parsePage(json, url: page) { pages.append(parsed) }
+        if let parsed = try? PhotosSource.parsePage(json, url: page, linkHeader: "<?page=2>; rel=\"next\"",
+                                                    totalHeader: "12", limit: 20) { pages.append(parsed) }
+        // What a server's page gives may only point at http and https, however hostile the page.
+        for parsed in pages {
+            promise(parsed.items.count <= JSONPageReader.Limits.default.maxElements, "a page kept more rows than its limit")
+            for item in parsed.items {
+                for url in [item.imageURL, item.thumbnailURL].compactMap(\.self) {
+                    promise(["http", "https"].contains(url.scheme?.lowercased() ?? ""), "a remote page gave \(url)")
+                }
+            }
+            if case .url(let next)? = parsed.next {
+                promise(["http", "https"].contains(next.scheme?.lowercased() ?? ""), "a remote page's next is \(next)")
+            }
+        }
     }
 }
