@@ -20,7 +20,7 @@ enum PageFuzzing {
                                    summary: "JSON page bytes through the bounded page reader, then JSONAPISource, SWAPISource, PhotosSource") {
         bytes in
         // As PageFetcher reads a page: the bounded reader, with its default limits.
-        guard let read = try? JSONPageReader.read(bytes) else { return }
+        guard let read = try? JSONPageReader.read(Array(bytes)) else { return }
         let json = read.value
         var pages: [ItemPage] = []
         for reader in readers {
