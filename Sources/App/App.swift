@@ -150,6 +150,7 @@ public final class App {
     private func drawFrame() {
         needsFrame = false
         guard exitStatus == nil else { return }
+        table.update()
         terminal.draw(table.frame())
         updateSpinner()
     }

@@ -127,11 +127,11 @@ enum ScrollBench {
         while table.viewport.selection < rows - 1 {
             for _ in 0..<(paging ? 10 : 60) where table.viewport.selection < rows - 1 {
                 if paging { table.page(by: 1) } else { table.move(by: 1) }
-                table.layoutRows()
+                table.update()
                 keys += 1
                 try? await Task.sleep(for: .milliseconds(33))
             }
-            table.layoutRows()
+            table.update()
             settleStart = .now
             waiting = Set(table.visibleRows.compactMap(table.itemIndex(forRow:)))
             await withCheckedContinuation { c in

@@ -3,9 +3,9 @@ import Items
 
 extension TableController {
     /// Composes the whole screen into a cell buffer: header, rows (or the detail pane), footer, status line, help.
-    /// Its cost depends on the rows on screen, not on the rows loaded.
+    /// It reads state and writes cells, nothing else: `update()` starts the loads first. Its cost depends on the rows
+    /// on screen, not on the rows loaded.
     public func frame() -> CellBuffer {
-        layoutRows()
         var frame = CellBuffer(width: size.columns, height: size.rows)
         let theme = configuration.theme
         let listTop = size.rows >= 4 ? 1 : 0

@@ -289,9 +289,10 @@ public final class TableController {
         return pool.isLoading(anyOf: visibleRows.compactMap(itemIndex(forRow:)))
     }
 
-    /// Binds row slots to the rows on screen, starting their thumbnail loads, and asks for the next page when the
-    /// viewport is within one screen of the last loaded row. Called before each frame is drawn.
-    public func layoutRows() {
+    /// Brings the loads in line with the screen: binds row slots to the rows on screen (starting and cancelling
+    /// their thumbnail loads), prefetches around them, and asks for the next page when the viewport is within one
+    /// screen of the last loaded row. The app's loop runs it before it composes each frame; composing starts nothing.
+    public func update() {
         let visible = visibleRows
         if let size = layout.thumbnail {
             let rows = visible.compactMap { row in itemIndex(forRow: row).map { ($0, items[$0]) } }

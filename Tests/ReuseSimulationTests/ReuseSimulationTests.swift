@@ -54,13 +54,13 @@ import TextArt
                     loader.answer(url)
                 }
             }
-            table.layoutRows()
+            table.update()
             for _ in 0..<Int.random(in: 0...3, using: &random) { await Task.yield() }
         }
 
         loader.answerEverything()
         let settled = await waiter.until {
-            table.layoutRows()
+            table.update()
             return table.visibleRows.allSatisfy { row in
                 guard let index = table.itemIndex(forRow: row) else { return true }
                 if case .loaded = table.pool.slot(forItem: index)?.thumbnail { return true }
@@ -99,13 +99,13 @@ import TextArt
 
     @Test func scrollingAwayCancelsDownloadsAndLateResultsAreDropped() async throws {
         let (loader, pipeline, table, _) = await loadedTable(maxDownloads: 6, prefetch: false)
-        table.layoutRows()
+        table.update()
         let firstScreen = table.visibleRows.count
         #expect(firstScreen <= 6, "every row on screen downloads at once")
         #expect(await loader.waitForStarts(firstScreen))
         // Jump far away: the slots taken for the new rows had loads under way, which are cancelled at the loader.
         table.goEnd()
-        table.layoutRows()
+        table.update()
         let reused = (0..<firstScreen).filter { table.pool.slot(forItem: $0) == nil }
         #expect(!reused.isEmpty)
         #expect(await loader.waitUntil { $0.cancelled.count >= reused.count })
@@ -119,14 +119,14 @@ import TextArt
     @Test func aRowScrollingIntoViewJoinsItsPrefetchInsteadOfDownloadingAgain() async throws {
         // Room for the screen's downloads and the prefetches at once.
         let (loader, _, table, waiter) = await loadedTable(maxDownloads: 40, prefetch: true)
-        table.layoutRows()
+        table.update()
         let below = table.visibleRows.upperBound
         let name = "\(below).png"
         #expect(await loader.waitUntil { $0.started.contains { $0.lastPathComponent == name } }, "the next row is prefetched")
         // Scroll until that row is on screen, while its prefetch is still downloading.
         while !table.visibleRows.contains(below) {
             table.move(by: 1)
-            table.layoutRows()
+            table.update()
         }
         // Let the new prefetch set reach the pipeline (it prefetches the new next screen) before any answer.
         let ahead = "\(table.visibleRows.upperBound).png"

@@ -56,7 +56,7 @@ import Testing
         let (table, waiter) = makeTable(source, columns: columns, rows: rows)
         table.start()
         await waiter.until { table.items.count == 5 }
-        _ = table.frame()
+        table.update()
         #expect(await waiter.until { failed(table) })
         return (table, waiter, source)
     }
@@ -73,7 +73,7 @@ import Testing
     @Test func theRowShowsOneLineOfTheReasonAndTheHintOnce() async throws {
         let (table, _, _) = await tableWithAFailedPage()
         table.goEnd()
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         let row = try #require(lines.first { $0.contains("Could not load more rows") })
         #expect(row.contains("cannot load http://127.0.0.1:8080/api/species/"))
         #expect(row.trimmingCharacters(in: .whitespaces).hasSuffix("…"), "cut with an ellipsis: \(row)")
@@ -84,7 +84,7 @@ import Testing
 
     @Test func awayFromTheErrorRowTheStatusLineSaysWhereItIs() async {
         let (table, _, _) = await tableWithAFailedPage()
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines[23].contains("A page failed to load: G goes to its row"))
         #expect(retryHints(lines) == 0)
     }
@@ -93,7 +93,7 @@ import Testing
         let (table, waiter, source) = await tableWithAFailedPage(columns: 60, rows: 20)
         table.goEnd()
         table.openSelected()
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines[0].contains("page failed"))
         #expect(lines.contains { $0.contains("⚠ Could not load more rows") })
         // Every word of the reason is on screen, over several lines, none of them wider than the screen.
@@ -117,7 +117,7 @@ import Testing
         let (table, waiter) = makeTable(source)
         table.start()
         #expect(await waiter.until { failed(table) })
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines[1].contains("⚠ Could not load the list: cannot connect to 127.0.0.1:9: connection refused"))
         #expect(!lines[1].contains("refused."), "no full stop before the hint")
         #expect(lines[23].contains("Enter shows why the page failed · r retries"))
@@ -129,15 +129,15 @@ import Testing
         let (table, waiter) = makeTable(source)
         table.start()
         // The first page is on its way (its task has not run yet): nothing to load more of.
-        var lines = table.frame().lines
+        var lines = table.nextFrame().lines
         #expect(lines[1].contains("loading…"))
         #expect(!lines.joined().contains("loading more"))
         await waiter.until { table.items.count == 5 }
         table.goEnd()
-        _ = table.frame()
+        table.update()
         #expect(table.listStatus == .loading)
         table.goEnd()
-        lines = table.frame().lines
+        lines = table.nextFrame().lines
         #expect(lines.contains { $0.contains("loading more…") })
     }
 }

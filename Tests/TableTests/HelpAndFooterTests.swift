@@ -39,7 +39,7 @@ import Testing
     @Test func aHelpTallerThanTheScreenScrollsAndSaysSo() async {
         let table = await makeTable(columns: 60, rows: 15)
         table.toggleHelp()
-        var lines = table.frame().lines
+        var lines = table.nextFrame().lines
         #expect(table.helpScroll.isCut)
         let footer = lines.first { $0.contains("j/k PgDn scroll") }
         #expect(footer?.contains("lines 1-") == true, "the help says it scrolls:\n\(lines.joined(separator: "\n"))")
@@ -47,7 +47,7 @@ import Testing
         #expect(!shownActions(lines).contains("quit"), "the last line is below the box")
 
         table.scrollHelp(by: Int(Int32.max))
-        lines = table.frame().lines
+        lines = table.nextFrame().lines
         #expect(shownActions(lines).contains("quit"), "scrolled to the end:\n\(lines.joined(separator: "\n"))")
         #expect(shownActions(lines).contains("suspend to the shell"))
         #expect(!shownActions(lines).contains("move one row"))
@@ -59,10 +59,10 @@ import Testing
         // Wrapped rather than cut: scrolling through the help at 60x15 shows every word of every action.
         let table = await makeTable(columns: 60, rows: 15)
         table.toggleHelp()
-        var seen = shownActions(table.frame().lines)
+        var seen = shownActions(table.nextFrame().lines)
         for _ in 0..<20 {
             table.scrollHelp(by: table.helpScroll.page)
-            seen += " " + shownActions(table.frame().lines)
+            seen += " " + shownActions(table.nextFrame().lines)
         }
         for line in TableController.helpLines {
             #expect(seen.contains(line.action), "\"\(line.action)\" is never shown whole")
@@ -72,7 +72,7 @@ import Testing
     @Test func aHelpThatFitsSaysAnyKeyCloses() async {
         let table = await makeTable(columns: 100, rows: 40)
         table.toggleHelp()
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(!table.helpScroll.isCut)
         #expect(lines.contains { $0.contains("any key closes") })
         #expect(!lines.contains { $0.contains("scroll · other keys close") })
@@ -80,7 +80,7 @@ import Testing
 
     @Test func footerAndStatusLinesAreCutWithAnEllipsis() async {
         let table = await makeTable(LongCreditSource(), columns: 50, rows: 20)
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         let footer = lines[18].trimmingCharacters(in: .whitespaces)
         #expect(footer.hasPrefix("All images from a collection"))
         #expect(footer.hasSuffix("…"), "footer: \(footer)")

@@ -24,7 +24,7 @@ import Testing
         table.resize(columns: 120, rows: 20)
         table.start()
         await waiter.until { table.listStatus == .end }
-        return (table, table.frame().lines.joined(separator: "\n"))
+        return (table, table.nextFrame().lines.joined(separator: "\n"))
     }
 
     @Test func aPagesNotesAreShownInTheStatusLine() async {

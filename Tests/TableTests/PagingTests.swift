@@ -21,12 +21,12 @@ import Testing
         let (table, waiter) = makeTable(source)
         table.start()
         await waiter.until { table.items.count == 20 }
-        _ = table.frame()
+        table.update()
         // 20 rows of 4 lines, 21 lines on screen: not yet within a screen of the end.
         #expect(source.requests == [1])
         table.move(by: 14)
-        _ = table.frame()
-        _ = table.frame()
+        table.update()
+        table.update()
         await waiter.until { table.items.count == 40 }
         #expect(source.requests == [1, 2])
     }
@@ -37,10 +37,10 @@ import Testing
         table.start()
         await waiter.until { table.items.count == 20 }
         table.goEnd()
-        _ = table.frame()
+        table.update()
         #expect(await waiter.until { if case .failed = table.listStatus { true } else { false } })
         table.goEnd()
-        let text = table.frame().lines.joined(separator: "\n")
+        let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Could not load more rows: HTTP 500 from http://127.0.0.1/page/2"))
         #expect(table.items.count == 20, "rows already loaded stay")
         // Enter on the error row shows why; retrying from there loads the page.
@@ -58,10 +58,10 @@ import Testing
         table.start()
         await waiter.until { table.items.count == 20 }
         table.goEnd()
-        _ = table.frame()
+        table.update()
         await waiter.until { table.listStatus == .end }
         table.goEnd()
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines.joined().contains("end of the list: 30 items"))
         #expect(source.requests == [1, 2])
     }
@@ -74,7 +74,7 @@ import Testing
         // 60 s, not the default 10: under the sanitizers (scripts/sanitize) this page takes longer than 10 s to arrive.
         #expect(await waiter.until(timeout: .seconds(60)) { table.items.count == 300_000 })
         table.goEnd()
-        let frame = table.frame()
+        let frame = table.nextFrame()
         #expect(frame.lines[0].contains("row 300000 of 300000 loaded"))
     }
 }

@@ -31,18 +31,18 @@ import Testing
     @Test func scrollingBackToSeenRowsDrawsThemInTheSameFrame() async {
         let loader = FakeThumbnailLoader(caches: true)
         let (table, waiter) = await makeTable(loader: loader)
-        _ = table.frame()
+        table.update()
         let first = table.visibleRows
         #expect(await waiter.until { first.allSatisfy { table.pool.slot(forItem: $0)?.thumbnail.isLoading == false } })
         // Far enough that every slot is reused, then back.
         for _ in 0..<4 {
             table.page(by: 1)
-            _ = table.frame()
+            table.update()
         }
         #expect(first.allSatisfy { table.pool.slot(forItem: $0) == nil }, "every first-screen slot was reused")
         let startedBefore = loader.started.count
         table.goHome()
-        let frame = table.frame()
+        let frame = table.nextFrame()
         #expect(!spinnerShown(frame), "the first screen comes back at once")
         #expect(frame.lines.joined(separator: "\n").contains("#0"))
         #expect(first.allSatisfy { table.pool.slot(forItem: $0)?.event == .cached })
@@ -52,16 +52,16 @@ import Testing
     @Test func theNextScreenInTheScrollDirectionIsPrefetchedFirst() async {
         let loader = FakeThumbnailLoader()
         let (table, _) = await makeTable(loader: loader)
-        _ = table.frame()
+        table.update()
         let visible = table.visibleRows
         let down = (loader.prefetched.last ?? []).map(\.lastPathComponent)
         #expect(down.prefix(visible.count) == ArraySlice(visible.map { "\($0).png" }), "the rows on screen stay wanted")
         #expect(down.dropFirst(visible.count).first == "\(visible.upperBound).png", "then below the screen, nearest first")
         #expect(down.count == 2 * visible.count, "one screen ahead; none above the first row")
         for _ in 0..<5 { table.page(by: 1) }
-        _ = table.frame()
+        table.update()
         table.page(by: -1)
-        _ = table.frame()
+        table.update()
         let now = table.visibleRows
         let up = (loader.prefetched.last ?? []).map(\.lastPathComponent)
         #expect(up.dropFirst(now.count).first == "\(now.lowerBound - 1).png", "moving up: the screen above first")
@@ -73,7 +73,7 @@ import Testing
         let (table, _) = await makeTable(loader: loader)
         table.extraCounters = { [("bytes_discarded", 42)] }
         table.toggleReuseOverlay()
-        let text = table.frame().lines.joined(separator: "\n")
+        let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Slots · s hides"))
         #expect(text.contains("slot  row   gen  state"))
         #expect(text.contains("wrong_paints"))
@@ -89,7 +89,7 @@ import Testing
         #expect(table.batchProgress?.total == 100)
         #expect(await waiter.until { table.batchProgress?.finished == true })
         #expect(table.batchProgress?.done == 99 && table.batchProgress?.failed == 1)
-        #expect(table.frame().lines.last?.contains("prefetched [") == true)
+        #expect(table.nextFrame().lines.last?.contains("prefetched [") == true)
 
         let gated = FakeThumbnailLoader(gated: true)
         let (slow, slowWaiter) = await makeTable(count: 100, loader: gated)
@@ -112,11 +112,11 @@ import Testing
         #expect(await waiter.until { if case .loaded = pane.image { true } else { false } })
         #expect(pane.imageURL?.lastPathComponent == "1.png")
         #expect(pane.fullSizeFailure?.contains("big-1.png") == true)
-        let text = table.frame().lines.joined(separator: "\n")
+        let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Full-size image: failed"))
         pane.removeImageFromCache()
         #expect(Set(loader.removed.map(\.lastPathComponent)) == ["big-1.png", "1.png"])
-        #expect(table.frame().lines.joined(separator: "\n").contains("removed from the cache"))
+        #expect(table.nextFrame().lines.joined(separator: "\n").contains("removed from the cache"))
     }
 
     @Test func lowDataModeUsesTheSmallImageInTheDetailPane() async {
@@ -164,17 +164,17 @@ final class LateImageSource: ItemSource, @unchecked Sendable {
         table.resize(columns: 80, rows: 24)
         table.start()
         #expect(await waiter.until { !table.items.isEmpty })
-        _ = table.frame()
+        table.update()
         #expect(table.pool.slot(forItem: 0)?.thumbnail == ThumbnailState.none)
         table.retrySelected()
-        #expect(table.frame().lines.last?.contains("looking the picture up again") == true)
+        #expect(table.nextFrame().lines.last?.contains("looking the picture up again") == true)
         #expect(await waiter.until { table.items[0].imageURL != nil })
-        _ = table.frame()
+        table.update()
         #expect(await waiter.until {
             if case .loaded = table.pool.slot(forItem: 0)?.thumbnail { return true }
             return false
         })
-        #expect(table.frame().lines.joined().contains("#0"))
+        #expect(table.nextFrame().lines.joined().contains("#0"))
         #expect(source.refreshCount == 1)
     }
 }

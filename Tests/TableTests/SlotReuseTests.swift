@@ -22,13 +22,13 @@ import Testing
     @Test func thePoolDoesNotGrowWithTheRowsScrolledThrough() async {
         let loader = FakeThumbnailLoader()
         let (table, waiter) = await makeTable(count: 1000, loader: loader)
-        _ = table.frame()
+        table.update()
         let slotsAtStart = table.pool.slots.count
         let onScreen = table.visibleRows.count
         #expect(slotsAtStart == onScreen + table.pool.margin)
         for _ in 0..<220 {
             table.page(by: 1)
-            _ = table.frame()
+            table.update()
             await waiter.until { table.items.count > table.visibleRows.upperBound || table.listStatus == .end }
         }
         #expect(table.viewport.selection > 900)
@@ -40,14 +40,14 @@ import Testing
     @Test func reusingASlotCancelsItsLoad() async {
         let loader = FakeThumbnailLoader(gated: true)
         let (table, waiter) = await makeTable(count: 300, loader: loader)
-        _ = table.frame()
+        table.update()
         let firstScreen = table.visibleRows
         #expect(await waiter.until { loader.pending.count == firstScreen.count })
         // Jump far: every slot is rebound to a new row, so every first-screen load is cancelled.
         table.page(by: 1)
         table.page(by: 1)
         table.page(by: 1)
-        _ = table.frame()
+        table.update()
         #expect(table.pool.counters.requestsCancelled >= firstScreen.count - table.pool.margin)
         #expect(loader.cancelled >= firstScreen.count - table.pool.margin)
     }
@@ -57,16 +57,16 @@ import Testing
         let (table, waiter) = await makeTable(count: 300, loader: loader)
         // Scroll through several screens while every load is held back.
         for _ in 0..<6 {
-            _ = table.frame()
+            table.update()
             table.page(by: 1)
         }
-        _ = table.frame()
+        table.update()
         let onScreen = table.visibleRows.count
         #expect(await waiter.until { loader.pending.count >= onScreen })
         // Let every held load finish, newest first, the order most likely to paint a stale picture.
         loader.releaseAll(reversed: true)
         await waiter.until { !table.isAnimating }
-        let frame = table.frame()
+        let frame = table.nextFrame()
         var y = 1
         for row in table.visibleRows {
             if y + 2 < 1 + table.listHeight {
@@ -80,23 +80,23 @@ import Testing
     @Test func aFailedThumbnailShowsTheFailureGlyphAndItsReasonInTheDetailPane() async {
         let loader = FakeThumbnailLoader(failing: ["1.png"])
         let (table, waiter) = await makeTable(count: 10, loader: loader)
-        _ = table.frame()
+        table.update()
         await waiter.until { !table.isAnimating }
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         // Row 1 starts on line 5; its block shows ✗ in the middle line and "failed" under it.
         #expect(lines[5...7].joined().contains("✗"))
         #expect(lines[5...7].joined().contains("failed"))
         table.move(by: 1)
         table.resize(columns: 120, rows: 24)
         table.openSelected()
-        let detail = table.frame().lines.joined(separator: "\n")
+        let detail = table.nextFrame().lines.joined(separator: "\n")
         #expect(detail.contains("Thumbnail state: failed: not a PNG file: 1.png"))
     }
 
     @Test func retryLoadsTheSelectedThumbnailAgain() async {
         let loader = FakeThumbnailLoader(gated: true)
         let (table, waiter) = await makeTable(count: 10, loader: loader)
-        _ = table.frame()
+        table.update()
         #expect(await waiter.until { !loader.pending.isEmpty })
         let before = loader.started.count
         table.retrySelected()
@@ -107,12 +107,12 @@ import Testing
     @Test func scrollingBackReusesTheSlotThatStillHoldsTheRow() async {
         let loader = FakeThumbnailLoader()
         let (table, waiter) = await makeTable(count: 100, loader: loader)
-        _ = table.frame()
+        table.update()
         await waiter.until { !table.isAnimating }
         let started = loader.started.count
         table.move(by: 1)
         table.move(by: -1)
-        _ = table.frame()
+        table.update()
         // Nothing scrolled off the screen and back: no new loads.
         #expect(loader.started.count == started)
     }

@@ -22,9 +22,9 @@ import Testing
 
     @Test func aFrameHasHeaderRowsFooterAndStatus() async {
         let (table, waiter) = await makeTable()
-        _ = table.frame()
+        table.update()
         await waiter.until { !table.isAnimating }
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines.count == 24)
         #expect(lines[0].contains("Fake source"))
         #expect(lines[0].contains("row 1 of 20 loaded"))
@@ -38,9 +38,9 @@ import Testing
 
     @Test func everyVisibleRowShowsItsOwnThumbnail() async {
         let (table, waiter) = await makeTable()
-        _ = table.frame()
+        table.update()
         await waiter.until { !table.isAnimating }
-        let frame = table.frame()
+        let frame = table.nextFrame()
         for row in table.visibleRows {
             let y = 1 + table.visibleRows.prefix(while: { $0 < row }).reduce(0) { $0 + table.rowHeight($1) }
             guard y < 1 + table.listHeight else { continue }
@@ -53,7 +53,7 @@ import Testing
     @Test func theSelectedRowIsMarked() async {
         let (table, _) = await makeTable()
         table.move(by: 1)
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(!lines[1].hasPrefix("▌"))
         #expect(lines[5].hasPrefix("▌"))
         #expect(lines[0].contains("row 2 of 20 loaded"))
@@ -65,7 +65,7 @@ import Testing
             Item(id: "\(i)", title: hostile, imageURL: nil)
         }
         let (table, _) = await makeTable(source: source)
-        let frame = table.frame()
+        let frame = table.nextFrame()
         let text = frame.lines.joined(separator: "\n")
         #expect(text.contains("Evil ^[]52;c;aGVsbG8=^G ^[[2J <U+009B>31m^MEnd"))
         for cell in frame.cells {
@@ -81,7 +81,7 @@ import Testing
             Item(id: "\(i)", title: "宇宙飛行士 🚀 ok", subtitle: "after", imageURL: nil)
         }
         let (table, _) = await makeTable(source: source)
-        let frame = table.frame()
+        let frame = table.nextFrame()
         let textColumn = table.layout.textColumn
         // 宇宙飛行士 is 10 columns, a space, the rocket 2 columns: "ok" starts 14 columns after the title.
         #expect(frame[textColumn, 1].glyph == "宇")
@@ -100,14 +100,14 @@ import Testing
         let (table, _) = await makeTable(source: source)
         #expect(table.rowHeight(0) == 4)  // 3-line thumbnail + separator
         #expect(table.rowHeight(1) == 4)  // 3 title lines, capped, + separator
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines[5].contains("word word"))
         #expect(lines[7].contains("…"))
     }
 
     @Test func aTinyTerminalStillShowsRows() async {
         let (table, _) = await makeTable(columns: 20, rows: 6)
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines.count == 6)
         #expect(lines.allSatisfy { $0.displayWidth == 20 })
         #expect(lines[1].contains("Item 0"))
@@ -116,10 +116,10 @@ import Testing
 
     @Test func aHugeTerminalIsFilled() async {
         let (table, waiter) = await makeTable(count: 500, columns: 300, rows: 100)
-        _ = table.frame()
+        table.update()
         // Twenty rows do not fill 97 lines: the next page is asked for at once.
         #expect(await waiter.until { table.items.count >= 40 })
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines.count == 100)
         #expect(lines[0].hasSuffix("loaded "))
         #expect(lines[98].contains("All images from the test"))
@@ -144,7 +144,7 @@ import Testing
         for c in "item 1" { table.editFilter(appending: c) }
         // Item 1, Item 10..19.
         #expect(table.itemCount == 11)
-        let lines = table.frame().lines
+        let lines = table.nextFrame().lines
         #expect(lines[0].contains("of 11 matching"))
         #expect(lines[23].contains("/item 1"))
         table.clearFilter()
@@ -155,16 +155,16 @@ import Testing
         let (table, _) = await makeTable()
         table.beginFilter()
         for c in "zebra" { table.editFilter(appending: c) }
-        #expect(table.frame().lines.joined().contains("No titles match \"zebra\""))
+        #expect(table.nextFrame().lines.joined().contains("No titles match \"zebra\""))
     }
 
     @Test func helpListsTheKeys() async {
         let (table, _) = await makeTable()
         table.toggleHelp()
-        let text = table.frame().lines.joined(separator: "\n")
+        let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Keys"))
         #expect(text.contains("filter titles as you type"))
         table.toggleHelp()
-        #expect(!table.frame().lines.joined().contains("filter titles as you type"))
+        #expect(!table.nextFrame().lines.joined().contains("filter titles as you type"))
     }
 }
