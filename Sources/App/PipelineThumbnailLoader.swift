@@ -39,22 +39,3 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         _ = try await pipeline.thumbnail(request(url, columns, rows), priority: .batch)
     }
 }
-
-/// A loader that waits a random time before each load: the demo's simulated network. The wait is cancellable, so a
-/// row scrolled away stops waiting at once.
-public struct SimulatedLatencyLoader: DataLoading {
-    public let base: any DataLoading
-    public let latency: ClosedRange<Duration>
-
-    public init(base: any DataLoading, latency: ClosedRange<Duration>) {
-        self.base = base
-        self.latency = latency
-    }
-
-    public func load(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws
-        -> LoadedData {
-        let low = latency.lowerBound / .milliseconds(1), high = latency.upperBound / .milliseconds(1)
-        try await Task.sleep(for: .milliseconds(Double.random(in: low...max(low, high))))
-        return try await base.load(url, limits: limits, received: received)
-    }
-}

@@ -103,11 +103,10 @@ struct DisplayOptions: ParsableArguments {
 
     /// Opens the table on a source and runs it until the user quits.
     @MainActor
-    func runApp(source: any ItemSource, simulatedLatency: ClosedRange<Duration>? = nil) async throws {
+    func runApp(source: any ItemSource) async throws {
         let size = try thumbnailSize()
         // Only a folder's rows may be read from local files; a server's links never are.
-        var loader: any DataLoading = DataLoader(localFiles: source.origin == .local ? .allowed : .refused)
-        if let simulatedLatency { loader = SimulatedLatencyLoader(base: loader, latency: simulatedLatency) }
+        let loader = DataLoader(localFiles: source.origin == .local ? .allowed : .refused)
         let disk = diskCache()
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: loader, diskCache: disk.cache)
         let configuration = TableController.Configuration(thumbnail: size, lowData: lowData, prefetch: !noPrefetch)
@@ -139,7 +138,9 @@ struct DisplayOptions: ParsableArguments {
         do {
             try Data("{\n\(body)\n}\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw ValidationError("cannot write the stats file \(path): \(error.localizedDescription)")
+            // The run went well; only its record could not be kept: the message alone, no usage.
+            Messages.error("cannot write the stats file \(path): \(error.localizedDescription)")
+            throw ExitCode.failure
         }
     }
 }
