@@ -64,16 +64,12 @@ let package = Package(
         /// The only code that calls ncursesw.
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
-        .target(name: "App", dependencies: [
-            "Cells", "Pixels", "Items", "ItemSources", "Codecs", "TextArt", "Pipeline", "Table",
-            "Terminal",
-        ]),
+        .target(name: "App", dependencies: ["Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal"]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
-            "HTTP", "LocalFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            "DemoServer",
+            "DemoServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
