@@ -164,7 +164,7 @@ public final class App {
             timer.setEventHandler { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self else { return }
-                    self.table.tick += 1
+                    self.table.advanceSpinner()
                     self.setNeedsFrame()
                 }
             }

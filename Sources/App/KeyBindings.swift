@@ -30,7 +30,7 @@ enum KeyBindings {
                 return .handled
             }
             table.dismissBatchProgress()
-            table.status = nil
+            table.clearNote()
             if table.showingHelp {
                 // A help taller than the screen scrolls; any other key (any key at all when it fits) closes it.
                 if table.helpScroll.isCut, let lines = scrollAmount(key, page: table.helpScroll.page) {

@@ -64,7 +64,7 @@ public final class TableController {
     /// Where the help stands when it is taller than the screen.
     public internal(set) var helpScroll = TextScroll()
     /// A one-line note for the status line (the result of the last action), cleared by the next key.
-    public var status: String?
+    public internal(set) var status: String?
     /// What the source left out or repaired on the pages loaded so far (links refused, items past a limit, bad
     /// UTF-8), latest last; the latest page's are shown in the status line when it arrives.
     public private(set) var pageNotes: [String] = []
@@ -77,7 +77,23 @@ public final class TableController {
     var batchTask: Task<Void, Never>?
     var batchGeneration = 0
     /// The spinner's frame, advanced by the app's timer while something loads.
-    public var tick = 0
+    public private(set) var tick = 0
+
+    /// Shows a one-line note in the status line until the next key (from outside the table: the disk cache's state).
+    public func say(_ note: String) {
+        status = note
+        changed()
+    }
+
+    /// Clears the status line's note (a key was pressed).
+    public func clearNote() {
+        status = nil
+    }
+
+    /// Moves the spinner on one frame (the app's timer, while something on screen loads).
+    public func advanceSpinner() {
+        tick += 1
+    }
     /// Called when something changed that should be drawn.
     public var onChange: @MainActor () -> Void = {}
     private var pageTask: Task<Void, Never>?

@@ -119,11 +119,10 @@ struct DisplayOptions: ParsableArguments {
         }
         app.table.extraCounters = { pipeline.counters.snapshot.named }
         // Said once, in the status line; images are still shown, only not kept.
-        if let problem = disk.problem { app.table.status = "No disk cache: \(problem)" }
+        if let problem = disk.problem { app.table.say("No disk cache: \(problem)") }
         pipeline.onDiskCacheOff { [weak table = app.table] error in
             Task { @MainActor in
-                table?.status = "Disk cache off: \(error)"
-                table?.onChange()
+                table?.say("Disk cache off: \(error)")
             }
         }
         if reuseOverlay { app.table.toggleReuseOverlay() }
