@@ -256,20 +256,3 @@ extension TableController {
         frame.put(shown, x: x0 + width - 2 - shown.displayWidth, y: y0 + height - 1, style: boxStyle)
     }
 }
-
-extension CellStyle {
-    /// This style with another laid over it: the other's non-default colours and its attributes win.
-    public func merging(_ other: CellStyle) -> CellStyle {
-        CellStyle(foreground: other.foreground == .default ? foreground : other.foreground,
-                  background: other.background == .default ? background : other.background,
-                  attributes: attributes.union(other.attributes))
-    }
-}
-
-extension String {
-    /// The string padded with spaces to a display width.
-    func padding(toDisplayWidth width: Int) -> String {
-        let w = displayWidth
-        return w >= width ? self : self + String(repeating: " ", count: width - w)
-    }
-}

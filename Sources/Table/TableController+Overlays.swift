@@ -1,16 +1,6 @@
 import Cells
 import Foundation
 
-/// Progress of a batch prefetch (the `P` key): every loaded row's thumbnail fetched into the caches.
-public struct BatchProgress: Sendable, Equatable {
-    public var total: Int
-    public var done = 0
-    public var failed = 0
-    public var cancelled = false
-    public init(total: Int) { self.total = total }
-    public var finished: Bool { cancelled || done + failed >= total }
-}
-
 extension TableController {
     // MARK: Reuse overlay (`s`)
 
@@ -67,24 +57,5 @@ extension TableController {
         for (i, line) in shown.prefix(room).enumerated() {
             frame.put(line, x: x0 + 2, y: top + 1 + i, style: style, maxWidth: width - 3)
         }
-    }
-
-    // MARK: Batch prefetch (`P`)
-
-    /// Draws the batch prefetch's progress bar over the status line.
-    func drawBatchProgress(_ progress: BatchProgress, into frame: inout CellBuffer, y: Int) {
-        let theme = configuration.theme
-        let counts = "\(progress.done + progress.failed)/\(progress.total)"
-            + (progress.failed > 0 ? " (\(progress.failed) failed)" : "")
-        let label = progress.cancelled ? " prefetch cancelled " : progress.finished ? " prefetched " : " prefetching "
-        let tail = " \(counts)" + (progress.finished ? "" : " · Esc cancels")
-        let barWidth = max(0, size.columns - label.displayWidth - tail.displayWidth - 2)
-        let filled = progress.total == 0 ? barWidth
-            : barWidth * (progress.done + progress.failed) / progress.total
-        let unicode = TerminalText.unicodeAvailable
-        let bar = String(repeating: unicode ? "█" : "#", count: filled)
-            + String(repeating: unicode ? "░" : ".", count: barWidth - filled)
-        frame.fill(x: 0, y: y, width: size.columns, height: 1, with: Cell(" ", style: theme.status))
-        frame.put(label + "[" + bar + "]" + tail, x: 0, y: y, style: theme.status, maxWidth: size.columns)
     }
 }
