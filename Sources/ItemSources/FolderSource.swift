@@ -113,14 +113,13 @@ public struct FolderSource: ItemSource {
         let folderBytes = relativePath.lastIndex(of: UInt8(ascii: "/")).map { Array(relativePath[..<$0]) }
         let folder = folderBytes.map { directory.appending($0) } ?? directory
         let id = path.fileURL.absoluteString
-        guard case .regular(let bytes) = LocalFile.kind(of: path) else {
-            let kind = LocalFile.kind(of: path)
+        let (kind, modified) = LocalFile.status(of: path)
+        guard case .regular(let bytes) = kind else {
             fields.append(Item.Field("Kind", "not a regular file: it is \(kind); ThumbTable does not open it"))
             return Item(id: id, title: shownName, subtitle: "not a regular file (\(kind))", fields: fields,
                         imageURL: nil, attribution: nil)
         }
         let info = (try? LocalFile.readPrefix(path, count: ImageFileInfo.headerLimit)).flatMap(ImageFileInfo.parse)
-        let modified = Self.modificationDate(path)
         fields.append(Item.Field("Size", Self.describeSize(bytes)))
         fields.append(Item.Field("Pixel dimensions", info.map { "\($0.width) x \($0.height)" } ?? "unknown"))
         fields.append(Item.Field("Format", info?.format ?? "not a JPEG, PNG, GIF or WebP the header says"))
@@ -129,12 +128,6 @@ public struct FolderSource: ItemSource {
                         Self.describeSize(bytes)].compactMap { $0 }.joined(separator: " · ")
         return Item(id: id, title: shownName, subtitle: subtitle, fields: fields, imageURL: path.fileURL,
                     attribution: "Image from \(folder)")
-    }
-
-    static func modificationDate(_ path: LocalPath) -> Date? {
-        var info = stat()
-        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
-        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     static func describeSize(_ bytes: Int) -> String {

@@ -74,25 +74,16 @@ public struct JSONAPISource: ItemSource {
         guard let list = found as? [Any] else {
             throw ItemSourceError("\"\(keyPaths.items)\" in \(pageURL.absoluteString) is not a list of items")
         }
-        var notes: [String] = []
-        var refusedLinks = 0
-        let items = list.enumerated().map { offset, element in
-            let item = item(element, offset: offset, page: pageURL)
-            if let refusal = item.fields.first(where: { $0.label == Self.refusedLabel }) {
-                refusedLinks += 1
-                if refusedLinks <= 2 { notes.append("item \(offset + 1): \(refusal.value)") }
-            }
-            return item
+        let items = list.enumerated().map { offset, element in item(element, offset: offset, page: pageURL) }
+        let refusals = items.enumerated().compactMap { offset, item -> (item: String, links: [String])? in
+            let links = item.fields.filter { $0.label == RemoteLink.fieldLabel }.map(\.value)
+            return links.isEmpty ? nil : ("item \(offset + 1)", links)
         }
-        if refusedLinks > 2 { notes.append("and \(refusedLinks - 2) more items with refused links") }
         // What concerns the whole page first: the status line may only have room for it.
         var pageNotes: [String] = []
         let next = nextCursor(after: cursor, json: json, page: pageURL, count: items.count, notes: &pageNotes)
-        return ItemPage(items: items, next: next, notes: pageNotes + notes)
+        return ItemPage(items: items, next: next, notes: pageNotes + RemoteLink.itemNotes(refusals))
     }
-
-    /// The label of the detail pane's field that names a link the item had and that was refused.
-    static let refusedLabel = RemoteLink.fieldLabel
 
     private func numberedPageURL(_ number: Int) -> URL {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -148,7 +139,7 @@ public struct JSONAPISource: ItemSource {
         }
         let image = link(keyPaths.image)
         let thumbnail = link(keyPaths.thumbnail)
-        fields += refused.map { Item.Field(Self.refusedLabel, $0) }
+        fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0) }
         return Item(id: "\(page.absoluteString)#\(offset)", title: title, subtitle: text(keyPaths.subtitle) ?? "",
                     fields: fields, imageURL: image, thumbnailURL: thumbnail,
                     attribution: (image ?? thumbnail).map { "Image from \($0.host ?? $0.absoluteString)" })

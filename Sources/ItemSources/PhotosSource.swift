@@ -52,7 +52,7 @@ public struct PhotosSource: ItemSource {
             throw ItemSourceError("\(address) answered an empty list: no photos on this page")
         }
         var items: [Item] = []
-        var notes: [String] = []
+        var refusals: [(item: String, links: [String])] = []
         for (index, element) in records.enumerated() {
             guard let record = element as? [String: Any] else {
                 throw ItemSourceError("photo \(index + 1) in \(address) is \(PageFetcher.kind(element)), not an object")
@@ -73,12 +73,14 @@ public struct PhotosSource: ItemSource {
             var fields = [Item.Field("Photo", "\(id)")]
             if let album { fields.append(Item.Field("Album", "\(album)")) }
             fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0) }
-            if !refused.isEmpty { notes.append("photo \(id): \(refused.joined(separator: "; "))") }
+            if !refused.isEmpty { refusals.append(("photo \(id)", refused)) }
             let host = (thumbnail ?? image)?.host
             items.append(Item(id: "photo-\(id)", title: title,
                               subtitle: "photo \(id)" + (album.map { " · album \($0)" } ?? ""), fields: fields,
                               imageURL: image, thumbnailURL: thumbnail, attribution: host.map { "Image from \($0)" }))
         }
+        // What concerns the whole page first: the status line may only have room for it.
+        var notes: [String] = []
         let next: PageCursor?
         if let linkHeader {
             next = Self.link("next", in: linkHeader).flatMap { target in
@@ -90,8 +92,8 @@ public struct PhotosSource: ItemSource {
         } else {
             next = nil
         }
-        if notes.count > 3 { notes = Array(notes.prefix(2)) + ["and \(notes.count - 2) more links refused"] }
-        return ItemPage(items: items, next: next, totalCount: totalHeader.flatMap { Int($0) }, notes: notes)
+        return ItemPage(items: items, next: next, totalCount: totalHeader.flatMap { Int($0) },
+                        notes: notes + RemoteLink.itemNotes(refusals))
     }
 
     /// The target of `rel` in a `Link` header (`<URL>; rel="next", <URL>; rel="last"`), as the server wrote it.

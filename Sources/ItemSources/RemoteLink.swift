@@ -36,6 +36,13 @@ enum RemoteLink {
         return .success(url)
     }
 
+    /// The status line's notes for the items of a page whose links were refused: the first two named with their
+    /// refusals, the rest counted, so one hostile page does not fill the status line.
+    static func itemNotes(_ refusals: [(item: String, links: [String])]) -> [String] {
+        let named = refusals.prefix(2).map { "\($0.item): \($0.links.joined(separator: "; "))" }
+        return refusals.count > 2 ? named + ["and \(refusals.count - 2) more items with refused links"] : named
+    }
+
     /// The URL, or nil with the refusal's reason appended to `notes`.
     static func resolve(_ text: String, against page: URL, notes: inout [String]) -> URL? {
         switch resolve(text, against: page) {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -82,14 +83,21 @@ public enum LocalFile {
 
     /// What the path names, following symlinks; never blocks on FIFOs or devices (it only calls `stat`).
     public static func kind(of path: LocalPath) -> Kind {
+        status(of: path).kind
+    }
+
+    /// What the path names and when it was last modified (nil when there is nothing there), from one `stat`.
+    public static func status(of path: LocalPath) -> (kind: Kind, modified: Date?) {
         var info = stat()
-        let result = path.withCString { stat($0, &info) }
-        if result == 0 { return Kind(mode: info.st_mode, size: Int(info.st_size)) }
+        if path.withCString({ stat($0, &info) }) == 0 {
+            let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            return (Kind(mode: info.st_mode, size: Int(info.st_size)), modified)
+        }
         if errno == ENOENT || errno == ELOOP {
             var linkInfo = stat()
-            if path.withCString({ lstat($0, &linkInfo) }) == 0 { return .brokenLink }
+            if path.withCString({ lstat($0, &linkInfo) }) == 0 { return (.brokenLink, nil) }
         }
-        return .missing
+        return (.missing, nil)
     }
 
     /// The whole file, if it is a regular file of at most `limit` bytes.

@@ -50,6 +50,16 @@ import Testing
         #expect(value.noImageReason?.contains("a remote page may only link to http and https") == true)
     }
 
+    @Test func manyRefusedPhotosAreCountedAndTheRefusedNextLinkIsNotCrowdedOut() throws {
+        let records: Any = (1...4).map { ["id": $0, "title": "t\($0)", "url": "file:///etc/passwd"] as [String: Any] }
+        let page = try PhotosSource.parsePage(records, url: URL(string: "http://h/photos?_page=1")!,
+                                              linkHeader: "<file:///etc/hosts>; rel=\"next\"", totalHeader: nil, limit: 4)
+        #expect(page.items.count == 4 && page.next == nil)
+        #expect(page.notes.count == 4, "\(page.notes)")
+        #expect(page.notes.first?.contains("file:///etc/hosts") == true, "the page's own note comes first")
+        #expect(page.notes.last == "and 2 more items with refused links")
+    }
+
     @Test func aSWAPIPageWithAFileNextLinkKeepsItsRows() throws {
         let json: Any = ["count": 2, "next": "file:///etc/passwd", "results": [["name": "Human"], ["name": "Droid"]]]
         let page = try SWAPISource.parsePage(json, url: URL(string: "http://h/api/species/")!)
