@@ -1,4 +1,3 @@
-import App
 import ArgumentParser
 import Cells
 import Codecs
@@ -10,7 +9,8 @@ import TextArt
 /// `thumbtable render FILE|URL`: one image as text art on stdout.
 ///
 /// Uses the same decode-and-render rule as the table's thumbnails (decode to cover the box, fit the grid to the
-/// image's full-size aspect ratio, render), so `render` at a size shows what a row shows at that size.
+/// image's full-size aspect ratio, render), so `render` at a size shows what a row shows at that size. Its options
+/// are declared here once: ArgumentParser reads them, and so does the quick parser (`RenderQuickParse.swift`).
 struct RenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
@@ -57,21 +57,31 @@ struct RenderCommand: AsyncParsableCommand {
     var cellAspect: Double = TextArtOptions.default.cellAspect
 
     @Option(help: "The terminal's background, #RRGGBB: transparent pixels are drawn on it.")
-    var background = "#000000"
+    var background = Self.defaultBackground
 
     @Option(parsing: .unconditional,
             help: "Seconds to wait for an http(s) download, at most \(Int(Ceiling.timeoutSeconds)).")
-    var timeout: Double = 15
+    var timeout = Self.defaultTimeout
 
-    /// What was asked, as plain values.
-    var settings: RenderSettings {
-        RenderSettings(input: input, size: size, cols: cols, rows: rows, stretch: stretch, mode: mode, color: color,
-                       dither: dither, cellAspect: cellAspect, background: background, timeout: timeout)
+    // The defaults that are not TextArtOptions.default's: named, because the quick parser starts from them too.
+    static let defaultBackground = "#000000"
+    static let defaultTimeout: Double = 15
+
+    func validate() throws(ValidationError) {
+        if let size { _ = try CellBox(parsing: size, option: "--size", ceiling: Ceiling.renderBox) }
+        if let cols { try Ceiling.check(cols, "--cols", in: 1...Ceiling.renderBox.columns) }
+        if let rows { try Ceiling.check(rows, "--rows", in: 1...Ceiling.renderBox.rows) }
+        try Ceiling.check(cellAspect, "--cell-aspect", in: Ceiling.cellAspect,
+                          then: "a terminal's cell is usually about 0.5 (twice as tall as wide)")
+        guard Self.parseColor(background) != nil else {
+            throw ValidationError("--background must look like #000000, got '\(background)'")
+        }
+        try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
     }
 
-    func validate() throws { try settings.validate() }
-
-    func run() async throws { try await settings.run() }
+    func run() async throws {
+        try render(downloaded: isURL ? try await download() : nil)
+    }
 
     static func parseColor(_ text: String) -> RGBA? {
         var hex = Substring(text)
@@ -101,47 +111,20 @@ struct RenderCommand: AsyncParsableCommand {
 
 extension Dither: ExpressibleByArgument {}
 
-/// `render`'s arguments as plain values, and the rendering they ask for.
-struct RenderSettings: Equatable, Sendable {
-    var input: String
-    var size: String?
-    var cols: Int?
-    var rows: Int?
-    var stretch = false
-    var mode = TextArtOptions.default.mode
-    var color: ColorDepth?
-    var dither = TextArtOptions.default.dither
-    var cellAspect = TextArtOptions.default.cellAspect
-    var background = "#000000"
-    var timeout: Double = 15
+// MARK: Rendering
 
-    func validate() throws(ValidationError) {
-        if let size { _ = try CellBox(parsing: size, option: "--size", ceiling: Ceiling.renderBox) }
-        if let cols { try Ceiling.check(cols, "--cols", in: 1...Ceiling.renderBox.columns) }
-        if let rows { try Ceiling.check(rows, "--rows", in: 1...Ceiling.renderBox.rows) }
-        try Ceiling.check(cellAspect, "--cell-aspect", in: Ceiling.cellAspect,
-                          then: "a terminal's cell is usually about 0.5 (twice as tall as wide)")
-        guard RenderCommand.parseColor(background) != nil else {
-            throw ValidationError("--background must look like #000000, got '\(background)'")
-        }
-        try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
-    }
-
+extension RenderCommand {
     /// Whether the input is an http(s) URL rather than a file.
     var isURL: Bool {
         let lowercased = input.lowercased()
         return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
     }
 
-    func run() async throws {
-        try render(downloaded: isURL ? try await download() : nil)
-    }
-
     /// Decodes and prints the picture: the file named by the input, or the bytes downloaded from it.
     func render(downloaded: [UInt8]?) throws {
         let box = self.box()
-        let options = TextArtOptions(mode: mode, color: color ?? RenderCommand.terminalColorDepth(), dither: dither,
-                                     cellAspect: cellAspect, background: RenderCommand.parseColor(background)!)
+        let options = TextArtOptions(mode: mode, color: color ?? Self.terminalColorDepth(), dither: dither,
+                                     cellAspect: cellAspect, background: Self.parseColor(background)!)
         let decoded: DecodedImage
         do {
             // The same rule as the table's thumbnails (FittedDecoding); --stretch fills the whole box instead.

@@ -1,14 +1,34 @@
 import ArgumentParser
 import TextArt
 
-extension RenderSettings {
-    /// `render`'s arguments parsed without ArgumentParser, whose reflection over the options took longer than
-    /// decoding and rendering a picture. It takes the forms people and scripts write (`--size 80x40`, `--size=80x40`,
-    /// the file anywhere) and returns nil for anything it does not take exactly as ArgumentParser would: help, short
-    /// or unknown options, an option given twice, `--`, a value that does not parse or validate. Those go the long
-    /// way, through `RenderCommand`, which prints the full messages and help.
+/// `render`'s arguments read into a `RenderCommand` without ArgumentParser, for start-up speed.
+///
+/// Why it is kept: ArgumentParser finds a command's options by reflection, and in this statically linked binary that
+/// costs more than decoding and rendering a small picture. Measured on the release build (`scripts/race-jp2a`, 60
+/// paired rounds an image, three races each way run back to back, and callgrind for `palette_color.png`):
+///
+/// | `render IMG --size 80x40 --mode ascii --color none` | quick parser | ArgumentParser |
+/// |---|---|---|
+/// | median of the per-image ratios to jp2a, three races | 0.88, 0.84, 0.85 | 1.35, 1.32, 1.54 |
+/// | wall time a run, per image (paired, median difference) | | +4.5 to +6.7 ms |
+/// | instructions, 10x10 PNG (start-up and little else) | 10.6 M | 35.5 M |
+///
+/// ArgumentParser on `RenderCommand` alone, without the root command, still added 2 to 3 ms and 13.5 M instructions.
+/// Without the quick parser `render` is a third to a half slower than jp2a instead of faster, which a script that
+/// renders a folder of pictures feels.
+///
+/// It declares no option of its own: `quickOptions` says which of `RenderCommand`'s properties each option name
+/// fills and the value it starts from (`RenderQuickParseTests` checks that it names exactly the options ArgumentParser
+/// finds, and that both give the same command); values are converted by the same `ExpressibleByArgument` initialisers
+/// ArgumentParser uses, and checked by the same `validate()`. It takes the forms people and scripts write (`--size
+/// 80x40`, `--size=80x40`, the file anywhere) and returns nil for anything it does not take exactly as ArgumentParser
+/// would: help, short or unknown options, an option given twice, `--`, a value that does not parse or validate. Those
+/// go the long way, which prints ArgumentParser's messages and help.
+extension RenderCommand {
     init?(quickParsing arguments: [String]) {
-        var settings = RenderSettings(input: "")
+        let options = Self.quickOptions
+        var command = RenderCommand()
+        for option in options.values { option.start(&command) }
         var input: String?
         var seen: Set<Substring> = []
         var rest = arguments[...]
@@ -24,31 +44,75 @@ extension RenderSettings {
                 value = String(name[name.index(after: equals)...])
                 name = name[..<equals]
             }
-            guard seen.insert(name).inserted else { return nil }
-            if name == "stretch" {
-                guard value == nil else { return nil }
-                settings.stretch = true
-                continue
-            }
-            guard let value = value ?? rest.popFirst() else { return nil }
-            switch name {
-            case "size": settings.size = value
-            case "cols": guard let cols = Int(argument: value) else { return nil }; settings.cols = cols
-            case "rows": guard let rows = Int(argument: value) else { return nil }; settings.rows = rows
-            case "mode": guard let mode = RenderMode(argument: value) else { return nil }; settings.mode = mode
-            case "color": guard let color = ColorDepth(argument: value) else { return nil }; settings.color = color
-            case "dither": guard let dither = Dither(argument: value) else { return nil }; settings.dither = dither
-            case "cell-aspect":
-                guard let aspect = Double(argument: value) else { return nil }
-                settings.cellAspect = aspect
-            case "background": settings.background = value
-            case "timeout": guard let timeout = Double(argument: value) else { return nil }; settings.timeout = timeout
-            default: return nil
+            guard let option = options[String(name)], seen.insert(name).inserted else { return nil }
+            if option.isFlag {
+                guard value == nil, option.read(&command, "") else { return nil }
+            } else {
+                guard let value = value ?? rest.popFirst(), option.read(&command, value) else { return nil }
             }
         }
         guard let input else { return nil }
-        settings.input = input
-        guard (try? settings.validate()) != nil else { return nil }
-        self = settings
+        command.input = input
+        guard (try? command.validate()) != nil else { return nil }
+        self = command
+    }
+
+    /// How the quick parser fills one of `RenderCommand`'s properties.
+    ///
+    /// Through a closure that assigns the property, not a key path: a key path writes by reading first, and reading
+    /// an ArgumentParser property that holds no value yet stops the program.
+    struct QuickOption {
+        /// A flag takes no value.
+        var isFlag = false
+        /// Gives the property the value it has when the option is not given: a `RenderCommand()` holds none yet.
+        var start: (inout RenderCommand) -> Void
+        /// Reads the option's value into the property; false when the value does not convert.
+        var read: (inout RenderCommand, String) -> Bool
+
+        /// An option with a default value.
+        static func value<Value: ExpressibleByArgument>(default value: Value,
+                                                        _ set: @escaping (inout RenderCommand, Value) -> Void)
+            -> QuickOption {
+            QuickOption(start: { set(&$0, value) }, read: converting(set))
+        }
+
+        /// An option that is nil unless given.
+        static func optional<Value: ExpressibleByArgument>(_ set: @escaping (inout RenderCommand, Value?) -> Void)
+            -> QuickOption {
+            QuickOption(start: { set(&$0, nil) }, read: converting { (command, value: Value) in set(&command, value) })
+        }
+
+        /// A flag, off unless given.
+        static func flag(_ set: @escaping (inout RenderCommand, Bool) -> Void) -> QuickOption {
+            QuickOption(isFlag: true, start: { set(&$0, false) }, read: { command, _ in
+                set(&command, true)
+                return true
+            })
+        }
+
+        /// Reads a value the way ArgumentParser converts it, then stores it with `store`.
+        private static func converting<Value: ExpressibleByArgument>(
+            _ store: @escaping (inout RenderCommand, Value) -> Void) -> (inout RenderCommand, String) -> Bool {
+            { command, text in
+                guard let value = Value(argument: text) else { return false }
+                store(&command, value)
+                return true
+            }
+        }
+    }
+
+    /// Each option by its long name, as ArgumentParser names the property (`cellAspect`: `cell-aspect`), with the
+    /// default its declaration gives.
+    static var quickOptions: [String: QuickOption] {
+        [
+            "size": .optional { $0.size = $1 }, "cols": .optional { $0.cols = $1 }, "rows": .optional { $0.rows = $1 },
+            "stretch": .flag { $0.stretch = $1 },
+            "mode": .value(default: TextArtOptions.default.mode) { $0.mode = $1 },
+            "color": .optional { $0.color = $1 },
+            "dither": .value(default: TextArtOptions.default.dither) { $0.dither = $1 },
+            "cell-aspect": .value(default: TextArtOptions.default.cellAspect) { $0.cellAspect = $1 },
+            "background": .value(default: defaultBackground) { $0.background = $1 },
+            "timeout": .value(default: defaultTimeout) { $0.timeout = $1 },
+        ]
     }
 }

@@ -1,8 +1,9 @@
 import ArgumentParser
 
-/// The entry point. `thumbtable render …` is parsed by `RenderSettings(quickParsing:)` first: ArgumentParser
-/// reflects over the options of every command it might parse, which took longer than rendering a picture. What the
-/// quick parser does not take (help, a mistake) goes the long way, so messages and help are ArgumentParser's. A first
+/// The entry point. `thumbtable render …` is parsed by `RenderCommand(quickParsing:)` first: ArgumentParser
+/// reflects over the options of every command it might parse, which took longer than rendering a picture (the figures
+/// are in `RenderQuickParse.swift`). What the quick parser does not take (help, a mistake) goes the long way, so
+/// messages and help are ArgumentParser's. A first
 /// argument that is no command gets a suggestion, one that is not UTF-8 is refused (`RawArguments`), and every message
 /// is escaped (`Messages`).
 @main
@@ -14,7 +15,7 @@ enum Main {
             Messages.exit(withError: ValidationError(mistake))
         }
         if arguments.first == RenderCommand.configuration.commandName,
-           let render = RenderSettings(quickParsing: Array(arguments.dropFirst())) {
+           let render = RenderCommand(quickParsing: Array(arguments.dropFirst())) {
             do {
                 // A file is read, decoded and rendered right here on the main thread: no hop to another thread.
                 try render.isURL ? await render.run() : render.render(downloaded: nil)

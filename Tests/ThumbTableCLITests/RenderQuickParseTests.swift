@@ -1,8 +1,10 @@
 import ArgumentParser
+import Foundation
 import Testing
 @testable import ThumbTableCLI
 
-/// `render`'s quick parser never disagrees with ArgumentParser: it gives the same settings, or gives up.
+/// `render`'s quick parser never disagrees with ArgumentParser: it knows the same options, gives the same command, or
+/// gives up.
 @Suite struct RenderQuickParseTests {
     /// Argument lists the quick parser takes.
     static let taken: [[String]] = [
@@ -27,15 +29,40 @@ import Testing
         ["a.jpg", "--cell-aspect", "100"],
     ]
 
+    /// Every property of a command with its value, as ArgumentParser's wrappers describe it ("Option(*definition*)"
+    /// for one never given a value).
+    func values(_ command: RenderCommand) -> [String] {
+        Mirror(reflecting: command).children.map { "\($0.label ?? "?") = \($0.value)" }
+    }
+
     @Test(arguments: taken)
     func takesWhatArgumentParserTakesTheSameWay(_ arguments: [String]) throws {
-        let quick = try #require(RenderSettings(quickParsing: arguments))
+        let quick = try #require(RenderCommand(quickParsing: arguments))
         let full = try #require(try RenderCommand.parseAsRoot(arguments) as? RenderCommand)
-        #expect(quick == full.settings)
+        #expect(values(quick) == values(full))
+        #expect(!values(quick).contains { $0.contains("*definition*") })
     }
 
     @Test(arguments: leftAlone)
     func leavesTheRestToArgumentParser(_ arguments: [String]) {
-        #expect(RenderSettings(quickParsing: arguments) == nil)
+        #expect(RenderCommand(quickParsing: arguments) == nil)
+    }
+
+    /// The quick parser's names are the options ArgumentParser finds in `RenderCommand`, flags as flags: an option
+    /// added to the command and not to `quickOptions` fails here, not only by going the slow way.
+    @Test func knowsExactlyTheOptionsArgumentParserFinds() throws {
+        let dump = try #require(try JSONSerialization.jsonObject(with: Data(RenderCommand._dumpHelp().utf8))
+            as? [String: Any])
+        let command = try #require(dump["command"] as? [String: Any])
+        let arguments = try #require(command["arguments"] as? [[String: Any]])
+        var declared: [String: Bool] = [:]
+        for argument in arguments {
+            guard let kind = argument["kind"] as? String, kind != "positional",
+                  let names = argument["names"] as? [[String: String]],
+                  let long = names.first(where: { $0["kind"] == "long" })?["name"], long != "help" else { continue }
+            declared[long] = kind == "flag"
+        }
+        #expect(declared.count >= 10, "\(arguments)")
+        #expect(declared == RenderCommand.quickOptions.mapValues(\.isFlag))
     }
 }
