@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
-            "ThumbTableCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ThumbTableCLI", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import Items
 import ItemSources
 
 /// `thumbtable browse URL --items KEYPATH --title KEYPATH ...`: any paged JSON API; `thumbtable browse DIR`: the
 /// images in a folder.
-struct BrowseCommand: AsyncParsableCommand {
+struct BrowseCommand: BrowsingCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
         abstract: "Browse any paged JSON API, reading items by dotted key paths, or a folder of images.",
@@ -73,21 +74,16 @@ struct BrowseCommand: AsyncParsableCommand {
         try Ceiling.check(limit, "--limit", in: 1...Ceiling.pageItems)
     }
 
-    @MainActor
-    func run() async throws {
+    func source() throws -> any ItemSource {
         if let folder {
-            let source: FolderSource
             do {
-                source = try FolderSource(directory: folder, recursive: recursive)
+                return try FolderSource(directory: folder, recursive: recursive)
             } catch {
                 throw ValidationError(error.message)
             }
-            try await display.runApp(source: source)
-            return
         }
-        let source = JSONAPISource(url: URL(string: url)!, keyPaths: .init(
+        return JSONAPISource(url: URL(string: url)!, keyPaths: .init(
             items: items, title: title ?? "", subtitle: subtitle, image: image, thumbnail: thumb, next: next,
             pageParameter: pageParam, limitParameter: limitParam, limit: limit))
-        try await display.runApp(source: source)
     }
 }

@@ -1,10 +1,7 @@
-import App
 import ArgumentParser
-import DemoResources
 import DemoServer
 import Foundation
 import ItemSources
-import Table
 
 /// `thumbtable demo` (the default): the embedded demo server, started in-process on 127.0.0.1, browsed through the
 /// SWAPI client with its Instant Answer image lookups, so it works offline.
@@ -40,7 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
         var display = self.display
         if display.cacheDir == nil { display.noDiskCache = true }
         do {
-            try await display.runApp(source: source)
+            try await BrowsingSession(options: display).run(source: source)
         } catch {
             await demo.stop()
             throw error

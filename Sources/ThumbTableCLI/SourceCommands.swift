@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Items
 import ItemSources
 
 /// An http(s) URL option, checked with a message naming the option.
@@ -11,7 +12,7 @@ func httpURL(_ text: String, option: String) throws -> URL {
 }
 
 /// `thumbtable swapi`: SWAPI species, each row's picture from a DuckDuckGo Instant Answer lookup.
-struct SWAPICommand: AsyncParsableCommand {
+struct SWAPICommand: BrowsingCommand {
     static let configuration = CommandConfiguration(
         commandName: "swapi",
         abstract: "Browse SWAPI species with pictures from DuckDuckGo Instant Answers (needs the internet).",
@@ -33,17 +34,14 @@ struct SWAPICommand: AsyncParsableCommand {
         _ = try httpURL(imageSearchURL, option: "--image-search-url")
     }
 
-    @MainActor
-    func run() async throws {
-        let source = SWAPISource(baseURL: try httpURL(baseURL, option: "--base-url"),
-                                 imageSearchURL: try httpURL(imageSearchURL, option: "--image-search-url"),
-                                 timeout: display.timeout)
-        try await display.runApp(source: source)
+    func source() throws -> any ItemSource {
+        SWAPISource(baseURL: try httpURL(baseURL, option: "--base-url"),
+                    imageSearchURL: try httpURL(imageSearchURL, option: "--image-search-url"), timeout: display.timeout)
     }
 }
 
 /// `thumbtable photos`: jsonplaceholder's photos, paged by `_page`/`_limit` and the `Link` header.
-struct PhotosCommand: AsyncParsableCommand {
+struct PhotosCommand: BrowsingCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Browse jsonplaceholder's photos (needs the internet, or --base-url pointing at serve-demo).")
@@ -61,16 +59,13 @@ struct PhotosCommand: AsyncParsableCommand {
         try Ceiling.check(limit, "--limit", in: 1...Ceiling.pageItems)
     }
 
-    @MainActor
-    func run() async throws {
-        let source = PhotosSource(baseURL: try httpURL(baseURL, option: "--base-url"), limit: limit,
-                                  timeout: display.timeout)
-        try await display.runApp(source: source)
+    func source() throws -> any ItemSource {
+        PhotosSource(baseURL: try httpURL(baseURL, option: "--base-url"), limit: limit, timeout: display.timeout)
     }
 }
 
 /// `thumbtable flickr`: Flickr's public photo feed, a preset of `browse` (items, title, media.m).
-struct FlickrCommand: AsyncParsableCommand {
+struct FlickrCommand: BrowsingCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickr",
         abstract: "Browse Flickr's public photo feed (needs the internet).")
@@ -87,14 +82,12 @@ struct FlickrCommand: AsyncParsableCommand {
         _ = try httpURL(feedURL, option: "--feed-url")
     }
 
-    @MainActor
-    func run() async throws {
+    func source() throws -> any ItemSource {
         var components = URLComponents(url: try httpURL(feedURL, option: "--feed-url"), resolvingAgainstBaseURL: true)!
         var query = components.queryItems ?? []
         query += [URLQueryItem(name: "format", value: "json"), URLQueryItem(name: "nojsoncallback", value: "1")]
         if let tags { query.append(URLQueryItem(name: "tags", value: tags)) }
         components.queryItems = query
-        let source = JSONAPISource(url: components.url!, keyPaths: JSONAPISource.flickrFeed)
-        try await display.runApp(source: source)
+        return JSONAPISource(url: components.url!, keyPaths: JSONAPISource.flickrFeed)
     }
 }

@@ -1,0 +1,89 @@
+import App
+import ArgumentParser
+import Foundation
+import Items
+import Pipeline
+import Table
+import TextArt
+
+/// One run of a browsing command: the image pipeline (loader, limits, memory and disk caches), the table and the app
+/// built around a source from the display options, run until the user quits.
+struct BrowsingSession {
+    let options: DisplayOptions
+
+    /// Opens the table on `source` and runs it until the user quits; then writes the stats file if one was asked for.
+    @MainActor
+    func run(source: any ItemSource) async throws {
+        let size = try options.thumbnailSize()
+        let disk = diskCache()
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
+                                     diskCache: disk.cache)
+        let configuration = TableController.Configuration(thumbnail: size, lowData: options.lowData,
+                                                          prefetch: !options.noPrefetch)
+        let app = try App(source: source, configuration: configuration) { colors, unicode in
+            PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
+                                                                                 unicode: unicode))
+        }
+        app.table.extraCounters = { pipeline.counters.snapshot.named }
+        // Said once, in the status line; images are still shown, only not kept.
+        if let problem = disk.problem { app.table.say("No disk cache: \(problem)") }
+        pipeline.onDiskCacheOff { [weak table = app.table] error in
+            Task { @MainActor in
+                table?.say("Disk cache off: \(error)")
+            }
+        }
+        if options.reuseOverlay { app.table.toggleReuseOverlay() }
+        let status = await app.run()
+        await pipeline.cancelAll()
+        if let statsFile = options.statsFile {
+            try RunStats(table: app.table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The loader for a source's images: only a folder's rows may be read from local files; a server's links never are.
+    static func loader(for source: any ItemSource) -> DataLoader {
+        DataLoader(localFiles: source.origin == .local ? .allowed : .refused)
+    }
+
+    /// The disk cache the options ask for: nil with --no-disk-cache, or with why it cannot be used (a read-only or
+    /// unwritable folder), for the status line; the program runs on without it.
+    func diskCache() -> (cache: DiskCache?, problem: DiskCache.Error?) {
+        guard !options.noDiskCache else { return (nil, nil) }
+        let directory = options.cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? DiskCache.defaultDirectory()
+        do {
+            return (try DiskCache(directory: directory, sizeLimit: options.diskCacheMb << 20), nil)
+        } catch {
+            return (nil, error)
+        }
+    }
+
+    func pipelineConfiguration() -> ImagePipeline.Configuration {
+        ImagePipeline.Configuration(
+            maxDownloads: options.maxDownloads, maxDownloadsPerHost: options.maxDownloadsPerHost,
+            memoryCacheBytes: options.memoryCacheMb << 20,
+            limits: LoadLimits(maxBytes: options.maxImageMb << 20, timeout: .milliseconds(Int(options.timeout * 1000)),
+                               stallTimeout: .milliseconds(Int(options.stallTimeout * 1000))))
+    }
+
+    /// How thumbnails are drawn on a terminal that shows `terminalColors` colours, and Unicode or not: --mode and
+    /// --color where given.
+    func textArtOptions(terminalColors: Int, unicode: Bool) -> TextArtOptions {
+        var textArt = TextArtOptions.default
+        textArt.color = options.color ?? ColorDepth.forTerminal(colors: terminalColors)
+        // Without a UTF-8 locale only ASCII glyphs can be drawn: shape-matched ASCII.
+        textArt.mode = options.mode ?? (unicode ? TextArtOptions.default.mode : .shapes)
+        return textArt
+    }
+}
+
+extension ColorDepth {
+    /// The richest depth a terminal with this many colours shows.
+    static func forTerminal(colors: Int) -> ColorDepth {
+        if colors >= 1 << 24 { return .truecolor }
+        if colors >= 256 { return .palette256 }
+        if colors >= 8 { return .ansi16 }
+        return .none
+    }
+}

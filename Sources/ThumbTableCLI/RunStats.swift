@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import Table
+
+/// What `--stats-file` keeps of a run: the slots' counters and the pipeline's, in one JSON object under the names the
+/// `s` overlay shows (`slot_reuses`, `wrong_paints`, `requests_started`, …), keys sorted.
+struct RunStats: Encodable, Equatable {
+    /// The table's slots, and what they counted.
+    struct Slots: Encodable, Equatable {
+        var slots: Int
+        var slotReuses: Int
+        var staleResultsDropped: Int
+        var wrongPaints: Int
+    }
+
+    var slots: Slots
+    var pipeline: PipelineCounters.Snapshot
+
+    @MainActor
+    init(table: TableController, pipeline: PipelineCounters.Snapshot) {
+        let counters = table.pool.counters
+        slots = Slots(slots: table.pool.slots.count, slotReuses: counters.slotReuses,
+                      staleResultsDropped: counters.staleResultsDropped, wrongPaints: counters.wrongPaints)
+        self.pipeline = pipeline
+    }
+
+    init(slots: Slots, pipeline: PipelineCounters.Snapshot) {
+        self.slots = slots
+        self.pipeline = pipeline
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        // One flat object, as the overlay lists them: both sets of counters encode into the same container.
+        try slots.encode(to: encoder)
+        try pipeline.encode(to: encoder)
+    }
+
+    /// The file's text: snake_case names, sorted, one counter a line.
+    func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// Writes the file at `path`; a failure is said on stderr and ends the program with status 1.
+    func write(to path: String) throws {
+        do {
+            try json().write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            // The run went well; only its record could not be kept: the message alone, no usage.
+            Messages.error("cannot write the stats file \(path): \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+    }
+}
