@@ -4,18 +4,21 @@ import TextArt
 /// `render`'s arguments read into a `RenderCommand` without ArgumentParser, for start-up speed.
 ///
 /// Why it is kept: ArgumentParser finds a command's options by reflection, and in this statically linked binary that
-/// costs more than decoding and rendering a small picture. Measured on the release build (`scripts/race-jp2a`, 60
-/// paired rounds an image, three races each way run back to back, and callgrind for `palette_color.png`):
+/// costs more than decoding and rendering a small picture. Measured on the release build, `render IMG --size 80x40
+/// --mode ascii --color none` on the nine images of `scripts/race-jp2a`, on this shared 2-core machine:
 ///
-/// | `render IMG --size 80x40 --mode ascii --color none` | quick parser | ArgumentParser |
+/// | | quick parser | ArgumentParser |
 /// |---|---|---|
-/// | median of the per-image ratios to jp2a, three races | 0.88, 0.84, 0.85 | 1.35, 1.32, 1.54 |
-/// | wall time a run, per image (paired, median difference) | | +4.5 to +6.7 ms |
-/// | instructions, 10x10 PNG (start-up and little else) | 10.6 M | 35.5 M |
+/// | `scripts/race-jp2a`, 3 races each way back to back: median per-image ratio to jp2a | 0.84 to 0.88 | 1.32 to 1.54 |
+/// | paired rounds of both paths and jp2a (`-- IMG` takes the long way): ratio to jp2a | 0.65 to 1.00 | 0.98 to 1.55 |
+/// | the same rounds: time a run added by the long way, median of pairs | | +4.9 to +7.6 ms |
+/// | callgrind, 10x10 PNG (start-up and little else) | 11.3 M instructions | 36.2 M |
 ///
 /// ArgumentParser on `RenderCommand` alone, without the root command, still added 2 to 3 ms and 13.5 M instructions.
 /// Without the quick parser `render` is a third to a half slower than jp2a instead of faster, which a script that
-/// renders a folder of pictures feels.
+/// renders a folder of pictures feels. (The races ran a scratch build of the former quick parser, switched off by an
+/// environment variable; the rest ran this one. Filling `RenderCommand` itself costs 0.7 M instructions more than the
+/// former separate settings struct did; paired runs of the two builds showed no slower wall time.)
 ///
 /// It declares no option of its own: `quickOptions` says which of `RenderCommand`'s properties each option name
 /// fills and the value it starts from (`RenderQuickParseTests` checks that it names exactly the options ArgumentParser
@@ -28,7 +31,7 @@ extension RenderCommand {
     init?(quickParsing arguments: [String]) {
         let options = Self.quickOptions
         var command = RenderCommand()
-        for option in options.values { option.start(&command) }
+        for (_, option) in options { option.start(&command) }
         var input: String?
         var seen: Set<Substring> = []
         var rest = arguments[...]
@@ -44,7 +47,9 @@ extension RenderCommand {
                 value = String(name[name.index(after: equals)...])
                 name = name[..<equals]
             }
-            guard let option = options[String(name)], seen.insert(name).inserted else { return nil }
+            guard let option = options.first(where: { $0.key == name })?.value, seen.insert(name).inserted else {
+                return nil
+            }
             if option.isFlag {
                 guard value == nil, option.read(&command, "") else { return nil }
             } else {
@@ -102,8 +107,8 @@ extension RenderCommand {
     }
 
     /// Each option by its long name, as ArgumentParser names the property (`cellAspect`: `cell-aspect`), with the
-    /// default its declaration gives.
-    static var quickOptions: [String: QuickOption] {
+    /// default its declaration gives. A list, not a dictionary: hashing the names cost more than reading ten.
+    static var quickOptions: KeyValuePairs<String, QuickOption> {
         [
             "size": .optional { $0.size = $1 }, "cols": .optional { $0.cols = $1 }, "rows": .optional { $0.rows = $1 },
             "stretch": .flag { $0.stretch = $1 },

@@ -63,6 +63,8 @@ import Testing
             declared[long] = kind == "flag"
         }
         #expect(declared.count >= 10, "\(arguments)")
-        #expect(declared == RenderCommand.quickOptions.mapValues(\.isFlag))
+        let quick = RenderCommand.quickOptions.map { (name: $0.key, isFlag: $0.value.isFlag) }
+        #expect(Set(quick.map(\.name)).count == quick.count, "a name given twice")
+        #expect(declared == Dictionary(quick, uniquingKeysWith: { first, _ in first }))
     }
 }
