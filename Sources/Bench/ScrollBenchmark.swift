@@ -1,3 +1,4 @@
+import Cells
 import App
 import Foundation
 import Items
@@ -101,7 +102,7 @@ enum ScrollBench {
         let table = TableController(
             source: NumberedSource(count: rows, server: server.baseURL),
             loader: PipelineThumbnailLoader(pipeline: pipeline, options: .default),
-            configuration: .init(thumbnail: ThumbnailSize(columns: 12, rows: 5), prefetch: prefetch))
+            configuration: .init(thumbnail: CellSize(columns: 12, rows: 5), prefetch: prefetch))
         table.resize(columns: 100, rows: 30)
         var samples: [Double] = []
         var waiting: Set<Int> = []

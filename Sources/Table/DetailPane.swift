@@ -13,7 +13,7 @@ public final class DetailPane {
     /// Where the text stands.
     public private(set) var textScroll = TextScroll()
     public private(set) var image: ThumbnailState = .none
-    private var imageBox: ThumbnailSize?
+    private var imageBox: CellSize?
     private var generation = 0
     private var task: Task<Void, Never>?
     private let loader: any ThumbnailLoading
@@ -45,7 +45,7 @@ public final class DetailPane {
 
     /// Where the image and the text go in a pane of this size: image at the left on wide screens, on top otherwise.
     struct Geometry {
-        var image: (x: Int, y: Int, box: ThumbnailSize)?
+        var image: (x: Int, y: Int, box: CellSize)?
         var text: (x: Int, y: Int, width: Int, height: Int)
     }
 
@@ -55,11 +55,11 @@ public final class DetailPane {
         }
         if width >= 70 {
             let columns = min(width / 2, 2 * 2 * (height - 1))
-            return Geometry(image: (1, 1, ThumbnailSize(columns: columns, rows: height - 2)),
+            return Geometry(image: (1, 1, CellSize(columns: columns, rows: height - 2)),
                             text: (columns + 3, 1, max(1, width - columns - 4), height - 1))
         }
         let rows = max(3, height / 2)
-        return Geometry(image: (1, 1, ThumbnailSize(columns: width - 2, rows: rows - 1)),
+        return Geometry(image: (1, 1, CellSize(columns: width - 2, rows: rows - 1)),
                         text: (1, rows + 1, max(1, width - 2), max(1, height - rows - 1)))
     }
 
@@ -93,14 +93,14 @@ public final class DetailPane {
         onChange()
     }
 
-    private func reload(url: URL, box: ThumbnailSize) {
+    private func reload(url: URL, box: CellSize) {
         task?.cancel()
         generation += 1
         let expected = generation
         image = .loading
         let loader = self.loader
         task = Task { [weak self] in
-            guard let state = await ThumbnailState.load(url, size: box, with: loader) else { return }
+            guard let state = await ThumbnailState.load(loader.thumbnail(url, size: box)) else { return }
             guard let self, self.generation == expected, !Task.isCancelled else { return }
             // Without low-data mode, a full-size image that fails falls back to the small one.
             if case .failed(let reason) = state, !self.lowData, self.fullSizeFailure == nil,

@@ -15,10 +15,10 @@ public enum ThumbnailState: Sendable, Equatable {
 
     public var isLoading: Bool { if case .loading = self { true } else { false } }
 
-    /// Loads a picture: `.loaded`, or `.failed` with the reason; nil when the load was cancelled.
-    static func load(_ url: URL, size: ThumbnailSize, with loader: any ThumbnailLoading) async -> ThumbnailState? {
+    /// Waits for a picture: `.loaded`, or `.failed` with the reason; nil when the load was cancelled.
+    static func load(_ load: ThumbnailLoad) async -> ThumbnailState? {
         do {
-            return .loaded(try await loader.thumbnail(for: url, columns: size.columns, rows: size.rows))
+            return .loaded(try await load.value())
         } catch is CancellationError where Task.isCancelled {
             // Only our own cancellation is silent; a load cancelled from elsewhere is a failure the user can retry.
             return nil
@@ -75,7 +75,7 @@ public final class RowSlot {
     }
 
     /// Binds the slot to an item and starts loading its thumbnail.
-    func bind(to index: Int, item: Item, size: ThumbnailSize, loader: any ThumbnailLoading,
+    func bind(to index: Int, item: Item, size: CellSize, loader: any ThumbnailLoading,
               counters: SlotCounters, onChange: @escaping @MainActor () -> Void) {
         bindingGeneration += 1
         boundItem = index
@@ -85,32 +85,33 @@ public final class RowSlot {
             event = .noImage
             return
         }
-        if let picture = loader.cachedThumbnail(for: url, columns: size.columns, rows: size.rows) {
+        let load = loader.thumbnail(url, size: size)
+        if case .ready(let picture) = load {
             thumbnail = .loaded(picture)
             event = .cached
             return
         }
-        startLoad(url: url, index: index, size: size, loader: loader, counters: counters, onChange: onChange)
+        startLoad(load, index: index, counters: counters, onChange: onChange)
     }
 
     /// Loads the thumbnail again (after a failure, or on the user's `r`).
-    func reload(size: ThumbnailSize, loader: any ThumbnailLoading, counters: SlotCounters,
+    func reload(size: CellSize, loader: any ThumbnailLoading, counters: SlotCounters,
                 onChange: @escaping @MainActor () -> Void) {
         guard let index = boundItem, let url = imageURL else { return }
         if task != nil { cancellations += 1 }
         task?.cancel()
         bindingGeneration += 1
-        startLoad(url: url, index: index, size: size, loader: loader, counters: counters, onChange: onChange)
+        startLoad(loader.thumbnail(url, size: size), index: index, counters: counters, onChange: onChange)
     }
 
-    private func startLoad(url: URL, index: Int, size: ThumbnailSize, loader: any ThumbnailLoading,
-                           counters: SlotCounters, onChange: @escaping @MainActor () -> Void) {
+    private func startLoad(_ load: ThumbnailLoad, index: Int, counters: SlotCounters,
+                           onChange: @escaping @MainActor () -> Void) {
         thumbnail = .loading
         event = .loading
         counters.requestsStarted += 1
         let generation = bindingGeneration
         task = Task { [weak self] in
-            guard let state = await ThumbnailState.load(url, size: size, with: loader) else { return }
+            guard let state = await ThumbnailState.load(load) else { return }
             self?.apply(state, generation: generation, item: index, counters: counters, onChange: onChange)
         }
     }

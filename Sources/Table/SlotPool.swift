@@ -1,3 +1,4 @@
+import Cells
 import Foundation
 import Items
 
@@ -28,7 +29,7 @@ public final class SlotPool {
 
     /// Binds slots to the rows on screen, in order: rows that already have a slot keep it (and its picture);
     /// the others take free or off-screen slots, whose old loads are cancelled.
-    public func bind(visible: [(index: Int, item: Item)], size: ThumbnailSize, loader: any ThumbnailLoading,
+    public func bind(visible: [(index: Int, item: Item)], size: CellSize, loader: any ThumbnailLoading,
                      onChange: @escaping @MainActor () -> Void) {
         clock += 1
         let wanted = Set(visible.map(\.index))

@@ -28,7 +28,7 @@ extension TableController {
                 for url in urls {
                     group.addTask {
                         do {
-                            try await loader.warm(url, columns: size.columns, rows: size.rows)
+                            try await loader.warm(url, size: size)
                             return true
                         } catch {
                             return false

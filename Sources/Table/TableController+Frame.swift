@@ -86,7 +86,7 @@ extension TableController {
     }
 
     /// Draws a thumbnail block: the picture centred in it, or a placeholder (spinner, failure glyph, no image).
-    func drawThumbnail(_ state: ThumbnailState, box: ThumbnailSize, x: Int, y: Int, into buffer: inout CellBuffer) {
+    func drawThumbnail(_ state: ThumbnailState, box: CellSize, x: Int, y: Int, into buffer: inout CellBuffer) {
         let theme = configuration.theme
         let unicode = TerminalText.unicodeAvailable
         switch state {

@@ -10,7 +10,7 @@ import Items
 @MainActor
 public final class TableController {
     public struct Configuration: Sendable {
-        public var thumbnail: ThumbnailSize
+        public var thumbnail: CellSize
         public var theme: Theme
         /// Extra slots beyond the rows on screen.
         public var slotMargin: Int
@@ -18,7 +18,7 @@ public final class TableController {
         public var lowData: Bool
         /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
         public var prefetch: Bool
-        public init(thumbnail: ThumbnailSize = ThumbnailSize(columns: 12, rows: 5), theme: Theme = .color,
+        public init(thumbnail: CellSize = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
             self.thumbnail = thumbnail
             self.theme = theme
@@ -329,14 +329,14 @@ public final class TableController {
         return shown + (movingUp ? above + below : below + above)
     }
 
-    private func prefetch(around visible: Range<Int>, size: ThumbnailSize) {
+    private func prefetch(around visible: Range<Int>, size: CellSize) {
         if let last = prefetchedAround, last.rows == visible, last.loaded == items.count { return }
         let movingUp = prefetchedAround.map { visible.lowerBound < $0.rows.lowerBound } ?? false
         prefetchedAround = (visible, items.count)
         let urls = prefetchRows(around: visible, movingUp: movingUp).compactMap { row in
             itemIndex(forRow: row).flatMap { items[$0].rowImageURL }
         }
-        loader.prefetch(urls, columns: size.columns, rows: size.rows)
+        loader.prefetch(urls, size: size)
     }
 
     // MARK: Pages
@@ -416,7 +416,7 @@ public final class TableController {
     public func cancelAll() {
         pageTask?.cancel()
         batchTask?.cancel()
-        if let size = layout.thumbnail { loader.prefetch([], columns: size.columns, rows: size.rows) }
+        if let size = layout.thumbnail { loader.prefetch([], size: size) }
         pool.unbindAll()
         detail?.close()
     }

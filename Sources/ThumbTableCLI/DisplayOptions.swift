@@ -1,3 +1,4 @@
+import Cells
 import App
 import ArgumentParser
 import Foundation
@@ -76,9 +77,9 @@ struct DisplayOptions: ParsableArguments {
     }
 
     /// --thumb-size, parsed by the same rule as `render --size`.
-    func thumbnailSize() throws(ValidationError) -> ThumbnailSize {
+    func thumbnailSize() throws(ValidationError) -> CellSize {
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
-        return ThumbnailSize(columns: box.columns, rows: box.rows)
+        return CellSize(columns: box.columns, rows: box.rows)
     }
 
     /// The disk cache the options ask for: nil with --no-disk-cache, or with why it cannot be used (a read-only or

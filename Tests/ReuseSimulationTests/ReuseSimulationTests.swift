@@ -33,7 +33,7 @@ import TextArt
         let options = TextArtOptions(mode: .ascii, color: .none)
         let source = FakeItemSource(count: 200, pageSize: 50)
         let table = TableController(source: source, loader: PipelineThumbnailLoader(pipeline: pipeline, options: options),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), slotMargin: 2))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 60, rows: 24)
         table.start()
@@ -89,7 +89,7 @@ import TextArt
         let table = TableController(
             source: FakeItemSource(count: 200, pageSize: 200),
             loader: PipelineThumbnailLoader(pipeline: pipeline, options: TextArtOptions(mode: .ascii, color: .none)),
-            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2, prefetch: prefetch))
+            configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), slotMargin: 2, prefetch: prefetch))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 60, rows: 24)
         table.start()

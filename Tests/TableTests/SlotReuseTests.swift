@@ -10,7 +10,7 @@ import Testing
 @Suite struct SlotReuseTests {
     func makeTable(count: Int, loader: FakeThumbnailLoader, rows: Int = 24) async -> (TableController, ChangeWaiter) {
         let table = TableController(source: FakeItemSource(count: count, pageSize: 100), loader: loader,
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         waiter.observe(loader)
         table.resize(columns: 80, rows: rows)
