@@ -50,8 +50,8 @@ let package = Package(
                 resources: [.copy("demo")]),
         /// Concrete item sources: SWAPI, jsonplaceholder photos, any paged JSON API, a folder of images.
         .target(name: "ItemSources", dependencies: ["Items", "HTTP", "Cells", "LocalFiles"]),
-        /// The embedded demo server (its own small HTTP/1.1 listener on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
-        /// placeholder PNGs, the bundled photos, latency and faults.
+        /// The embedded demo server on its own small HTTP/1.1 server (`LoopbackServer`, which the tests' server runs on
+        /// too): SWAPI, Instant Answer and jsonplaceholder shapes, placeholder PNGs, the bundled photos, latency and faults.
         .target(name: "DemoServer", dependencies: ["Codecs", "HTTP"]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
