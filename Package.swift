@@ -88,7 +88,8 @@ let package = Package(
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
+        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"],
+                    resources: [.copy("Golden")]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
