@@ -144,7 +144,7 @@ import Testing
         await settle(table, waiter)
         table.page(by: 1)
         await settle(table, waiter)
-        table.extraCounters = { [("requests_started", 7), ("bytes_discarded", 42)] }
+        table.showCounters { [("requests_started", 7), ("bytes_discarded", 42)] }
         table.toggleReuseOverlay()
         try expectGolden("reuse-overlay", table.nextFrame())
     }
