@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
+        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"],
+                    resources: [.copy("Golden")]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
@@ -97,6 +98,7 @@ let package = Package(
         .testTarget(name: "ReuseSimulationTests", dependencies: [
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Table", "Terminal", "Cells", "Items", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",

@@ -38,13 +38,13 @@ enum FrameBench {
         table.resize(columns: 200, rows: 60)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             var resumed = false
-            table.onChange = {
+            table.onChange {
                 if !resumed, table.items.count == count { resumed = true; done.resume() }
             }
             table.start()
         }
-        table.onChange = {}
-        table.viewport = ListViewport(selection: count / 2, top: count / 2)
+        table.onChange {}
+        table.jump(toRow: count / 2)
         // Warm up: bind the slots and let the thumbnails arrive.
         table.update()
         for _ in 0..<3 { await Task.yield() }

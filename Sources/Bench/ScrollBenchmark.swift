@@ -120,7 +120,7 @@ enum ScrollBench {
             }
             if waiting.isEmpty, let c = settled { settled = nil; c.resume() }
         }
-        table.onChange = { check() }
+        table.onChange { check() }
         table.start()
         while table.items.isEmpty { try? await Task.sleep(for: .milliseconds(5)) }
         var keys = 0

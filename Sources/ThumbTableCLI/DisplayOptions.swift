@@ -118,7 +118,7 @@ struct DisplayOptions: ParsableArguments {
             options.mode = mode ?? (unicode ? TextArtOptions.default.mode : .shapes)
             return PipelineThumbnailLoader(pipeline: pipeline, options: options)
         }
-        app.table.extraCounters = { pipeline.counters.snapshot.named }
+        app.table.showCounters { pipeline.counters.snapshot.named }
         // Said once, in the status line; images are still shown, only not kept.
         if let problem = disk.problem { app.table.say("No disk cache: \(problem)") }
         pipeline.onDiskCacheOff { [weak table = app.table] error in

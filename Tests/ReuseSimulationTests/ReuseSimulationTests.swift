@@ -111,7 +111,7 @@ import TextArt
         #expect(await loader.waitUntil { $0.cancelled.count >= reused.count })
         #expect(Set(loader.cancelled.map(\.lastPathComponent)) == Set(reused.map { "\($0).png" }))
         #expect(pipeline.counters.snapshot.requestsCancelled == reused.count)
-        #expect(table.pool.counters.requestsCancelled == reused.count)
+        #expect(table.pool.counters.loadsCancelled == reused.count)
         #expect(table.pool.counters.wrongPaints == 0)
         table.cancelAll()
     }

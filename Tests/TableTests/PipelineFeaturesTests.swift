@@ -71,7 +71,7 @@ import Testing
     @Test func theReuseOverlayShowsSlotsAndCounters() async {
         let loader = FakeThumbnailLoader()
         let (table, _) = await makeTable(loader: loader)
-        table.extraCounters = { [("bytes_discarded", 42)] }
+        table.showCounters { [("bytes_discarded", 42)] }
         table.toggleReuseOverlay()
         let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Slots · s hides"))

@@ -48,7 +48,7 @@ import Testing
         table.page(by: 1)
         table.page(by: 1)
         table.update()
-        #expect(table.pool.counters.requestsCancelled >= firstScreen.count - table.pool.margin)
+        #expect(table.pool.counters.loadsCancelled >= firstScreen.count - table.pool.margin)
         #expect(loader.cancelled >= firstScreen.count - table.pool.margin)
     }
 

@@ -2,8 +2,8 @@ import Cells
 import Foundation
 import Items
 
-/// The detail pane opened with Enter: every field of the item (scrollable), the image as large as the pane allows,
-/// the attribution with its source and URL, and the load state or error of the row's thumbnail and of the image.
+/// The detail pane opened with Enter: the item it shows, where its text is scrolled, and its image, loaded as large as
+/// the pane allows (`DetailPaneView` draws it).
 @MainActor
 public final class DetailPane {
     public let itemIndex: Int
@@ -11,13 +11,13 @@ public final class DetailPane {
     /// The row's thumbnail state when the pane opened (its error is shown here).
     public let rowThumbnail: ThumbnailState
     /// Where the text stands.
-    public private(set) var textScroll = TextScroll()
+    public internal(set) var textScroll = TextScroll()
     public private(set) var image: ThumbnailState = .none
     private var imageBox: CellSize?
     private var generation = 0
     private var task: Task<Void, Never>?
     private let loader: any ThumbnailLoading
-    private let onChange: @MainActor () -> Void
+    private let changed: ChangeSignal
 
     /// Whether the small image is used here too (`--low-data`).
     public let lowData: Bool
@@ -26,14 +26,14 @@ public final class DetailPane {
     /// A one-line note on what the last cache action did ("removed from the cache").
     public private(set) var cacheNote: String?
 
-    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, loader: any ThumbnailLoading, lowData: Bool = false,
-         onChange: @escaping @MainActor () -> Void) {
+    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, loader: any ThumbnailLoading, lowData: Bool,
+         changed: ChangeSignal) {
         self.itemIndex = itemIndex
         self.item = item
         self.rowThumbnail = rowThumbnail
         self.loader = loader
         self.lowData = lowData
-        self.onChange = onChange
+        self.changed = changed
     }
 
     /// The image shown: the full-size one when the item has one, else its thumbnail; the small one in low-data
@@ -90,7 +90,7 @@ public final class DetailPane {
             removed.append(url.lastPathComponent)
         }
         cacheNote = removed.isEmpty ? "no image to remove" : "removed from the cache; r fetches it again"
-        onChange()
+        changed.send()
     }
 
     private func reload(url: URL, box: CellSize) {
@@ -110,12 +110,8 @@ public final class DetailPane {
                 return
             }
             self.image = state
-            self.onChange()
+            self.changed.send()
         }
-    }
-
-    func resized(in table: TableController) {
-        layoutImage(width: table.size.columns, height: table.listHeight)
     }
 
     /// Scrolls the text by `lines` (negative: up), within its length.
@@ -127,75 +123,5 @@ public final class DetailPane {
     func close() {
         task?.cancel()
         task = nil
-    }
-
-    /// The text of the pane, wrapped to `width`.
-    func textLines(width: Int) -> [(String, CellStyle.Role)] {
-        var lines: [(String, CellStyle.Role)] = []
-        for line in TextWrap.lines(item.title, width: width) { lines.append((line, .title)) }
-        if !item.subtitle.isEmpty {
-            for line in TextWrap.lines(item.subtitle, width: width) { lines.append((line, .subtitle)) }
-        }
-        lines.append(("", .plain))
-        func field(_ label: String, _ value: String) {
-            let wrapped = TextWrap.lines(label + ": " + value, width: width)
-            for (i, line) in wrapped.enumerated() { lines.append((line, i == 0 ? .labelled(label.count + 1) : .plain)) }
-        }
-        for f in item.fields { field(f.label, f.value) }
-        if !item.fields.isEmpty { lines.append(("", .plain)) }
-        if let url = item.imageURL { field("Image", url.absoluteString) }
-        if let url = item.thumbnailURL { field("Thumbnail", url.absoluteString) }
-        field("Attribution", item.attribution ?? "none given")
-        lines.append(("", .plain))
-        field("Thumbnail state", Self.describe(rowThumbnail))
-        if let failure = fullSizeFailure { field("Full-size image", "failed: \(failure); showing the thumbnail") }
-        if imageURL != nil { field("Image state", Self.describe(image)) }
-        if let note = cacheNote { field("Cache", note) }
-        return lines
-    }
-
-    static func describe(_ state: ThumbnailState) -> String {
-        switch state {
-        case .none: "no image"
-        case .loading: "loading…"
-        case .loaded(let picture): "loaded (\(picture.width)x\(picture.height) cells)"
-        case .failed(let reason): "failed: \(reason)"
-        }
-    }
-
-    /// Composes the pane into a buffer of the given size.
-    func compose(width: Int, height: Int, theme: Theme, tick: Int) -> CellBuffer {
-        var pane = CellBuffer(width: width, height: height)
-        let geometry = Self.geometry(width: width, height: height, hasImage: imageURL != nil)
-        if let (x, y, box) = geometry.image {
-            switch image {
-            case .loaded(let picture):
-                pane.draw(picture, x: x + (box.columns - picture.width) / 2, y: y + (box.rows - picture.height) / 2)
-            case .loading:
-                let frames = TerminalText.unicodeAvailable ? TableController.spinnerFrames
-                    : TableController.asciiSpinnerFrames
-                pane.put("\(frames[tick % frames.count]) loading image…", x: x + 1, y: y + box.rows / 2,
-                         style: theme.subtitle, maxWidth: box.columns - 1)
-            case .failed(let reason):
-                pane.put((TerminalText.unicodeAvailable ? "✗ " : "x ") + "image failed", x: x + 1, y: y + box.rows / 2,
-                         style: theme.error, maxWidth: box.columns - 1)
-                pane.put(reason, x: x + 1, y: y + box.rows / 2 + 1, style: theme.subtitle, maxWidth: box.columns - 1)
-            case .none:
-                break
-            }
-        }
-        let t = geometry.text
-        pane.drawScrolled(textLines(width: t.width), x: t.x, y: t.y, width: t.width, height: t.height,
-                          scroll: &textScroll, theme: theme)
-        return pane
-    }
-}
-
-extension CellStyle {
-    /// What a line of the detail pane is, for its style.
-    enum Role {
-        case title, subtitle, plain, error
-        /// A "Label: value" line whose first `n` characters are the label.
-        case labelled(Int)
     }
 }
