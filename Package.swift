@@ -9,7 +9,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: C wrappers (system libraries; only one Swift file per library imports each)
@@ -51,8 +50,8 @@ let package = Package(
                 resources: [.copy("demo")]),
         /// Concrete item sources: SWAPI, jsonplaceholder photos, any paged JSON API, a folder of images.
         .target(name: "ItemSources", dependencies: ["Items", "HTTP", "Cells", "LocalFiles"]),
-        /// The embedded demo server (its own small HTTP/1.1 listener on 127.0.0.1): SWAPI, Instant Answer and jsonplaceholder shapes,
-        /// placeholder PNGs, the bundled photos, latency and faults.
+        /// The embedded demo server on its own small HTTP/1.1 server (`LoopbackServer`, which the tests' server runs on
+        /// too): SWAPI, Instant Answer and jsonplaceholder shapes, placeholder PNGs, the bundled photos, latency and faults.
         .target(name: "DemoServer", dependencies: ["Codecs", "HTTP"]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
@@ -79,8 +78,7 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
-            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer", "HTTP",
-            .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
+            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer",
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
@@ -88,19 +86,19 @@ let package = Package(
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"]),
+        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"],
+                    resources: [.copy("Golden")]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
                     exclude: ["quality-configs.tsv"], resources: [.copy("Golden")]),
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt", "LocalFiles",
-            .product(name: "FlyingFox", package: "FlyingFox"),
-            .product(name: "FlyingSocks", package: "FlyingFox"),
         ]),
         .testTarget(name: "ReuseSimulationTests", dependencies: [
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
+        .testTarget(name: "AppTests", dependencies: ["App", "Table", "Terminal", "Cells", "Items", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",

@@ -42,7 +42,7 @@ public final class App {
     /// The process then ends within `exitDeadline` whatever the caller's cleanup is waiting for (see `quit`).
     public func run() async -> Int32 {
         table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
-        table.onChange = { [weak self] in self?.setNeedsFrame() }
+        table.onChange { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         table.start()
         drawFrame()

@@ -65,7 +65,7 @@ enum KeyBindings {
         case .character("s"): table.toggleReuseOverlay()
         case .character("P"): table.startBatchPrefetch()
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
-        case .control("l"): table.onChange()
+        case .control("l"): table.redraw()
         default: break
         }
         return .handled
@@ -110,7 +110,7 @@ enum KeyBindings {
         }
         if let lines = scrollAmount(key == .enter ? .down : key, page: max(1, table.listHeight - 2)) {
             detail.scroll(by: lines)
-            table.onChange()
+            table.redraw()
             return .handled
         }
         switch key {
@@ -120,7 +120,7 @@ enum KeyBindings {
         case .character("?"): table.toggleHelp()
         default: return .handled
         }
-        table.onChange()
+        table.redraw()
         return .handled
     }
 
@@ -131,7 +131,7 @@ enum KeyBindings {
             table.retryPage()
         } else if let lines = scrollAmount(key, page: max(1, table.listHeight - 2)) {
             pane.scroll(by: lines)
-            table.onChange()
+            table.redraw()
         } else if key == .character("?") {
             table.toggleHelp()
         }
@@ -146,12 +146,12 @@ enum KeyBindings {
         }
         if let detail = table.detail {
             if let wheel { detail.scroll(by: wheel) }
-            table.onChange()
+            table.redraw()
             return .handled
         }
         if let pane = table.pageFailure {
             if let wheel { pane.scroll(by: wheel) }
-            table.onChange()
+            table.redraw()
             return .handled
         }
         switch mouse.action {

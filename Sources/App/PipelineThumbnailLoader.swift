@@ -15,27 +15,25 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         self.options = options
     }
 
-    func request(_ url: URL, _ columns: Int, _ rows: Int) -> ThumbnailRequest {
-        ThumbnailRequest(url: url, columns: columns, rows: rows, options: options)
+    func request(_ url: URL, _ size: CellSize) -> ThumbnailRequest {
+        ThumbnailRequest(url: url, size: size, options: options)
     }
 
-    public func thumbnail(for url: URL, columns: Int, rows: Int) async throws -> CellBuffer {
-        try await pipeline.thumbnail(request(url, columns, rows), priority: .visible)
+    public func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
+        let request = request(url, size), pipeline = self.pipeline
+        if let cells = pipeline.cachedThumbnail(request) { return .ready(cells) }
+        return .pending { try await pipeline.thumbnail(request, priority: .visible) }
     }
 
-    public func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer? {
-        pipeline.cachedThumbnail(request(url, columns, rows))
-    }
-
-    public func prefetch(_ urls: [URL], columns: Int, rows: Int) {
-        pipeline.requestPrefetch(urls.map { request($0, columns, rows) })
+    public func prefetch(_ urls: [URL], size: CellSize) {
+        pipeline.requestPrefetch(urls.map { request($0, size) })
     }
 
     public func removeFromCache(_ url: URL) {
         pipeline.removeFromCaches(url)
     }
 
-    public func warm(_ url: URL, columns: Int, rows: Int) async throws {
-        _ = try await pipeline.thumbnail(request(url, columns, rows), priority: .batch)
+    public func warm(_ url: URL, size: CellSize) async throws {
+        _ = try await pipeline.thumbnail(request(url, size), priority: .batch)
     }
 }

@@ -34,17 +34,17 @@ enum FrameBench {
                  attribution: "Image from the benchmark")
         }
         let table = TableController(source: AllAtOnce(items: items), loader: SolidThumbnail(),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 12, rows: 5)))
+                                    configuration: .init(thumbnail: CellSize(columns: 12, rows: 5)))
         table.resize(columns: 200, rows: 60)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             var resumed = false
-            table.onChange = {
+            table.onChange {
                 if !resumed, table.items.count == count { resumed = true; done.resume() }
             }
             table.start()
         }
-        table.onChange = {}
-        table.viewport = ListViewport(selection: count / 2, top: count / 2)
+        table.onChange {}
+        table.jump(toRow: count / 2)
         // Warm up: bind the slots and let the thumbnails arrive.
         table.update()
         for _ in 0..<3 { await Task.yield() }
@@ -79,9 +79,11 @@ enum FrameBench {
     }
 
     struct SolidThumbnail: ThumbnailLoading {
-        func thumbnail(for url: URL, columns: Int, rows: Int) async throws -> CellBuffer {
-            CellBuffer(width: columns, height: rows, fill: Cell("▀", foreground: .rgb(200, 100, 50),
-                                                               background: .rgb(20, 40, 60)))
+        func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
+            .pending {
+                CellBuffer(width: size.columns, height: size.rows,
+                           fill: Cell("▀", foreground: .rgb(200, 100, 50), background: .rgb(20, 40, 60)))
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Cells
 import App
 import Foundation
 import Items
@@ -101,7 +102,7 @@ enum ScrollBench {
         let table = TableController(
             source: NumberedSource(count: rows, server: server.baseURL),
             loader: PipelineThumbnailLoader(pipeline: pipeline, options: .default),
-            configuration: .init(thumbnail: ThumbnailSize(columns: 12, rows: 5), prefetch: prefetch))
+            configuration: .init(thumbnail: CellSize(columns: 12, rows: 5), prefetch: prefetch))
         table.resize(columns: 100, rows: 30)
         var samples: [Double] = []
         var waiting: Set<Int> = []
@@ -119,7 +120,7 @@ enum ScrollBench {
             }
             if waiting.isEmpty, let c = settled { settled = nil; c.resume() }
         }
-        table.onChange = { check() }
+        table.onChange { check() }
         table.start()
         while table.items.isEmpty { try? await Task.sleep(for: .milliseconds(5)) }
         var keys = 0

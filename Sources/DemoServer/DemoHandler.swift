@@ -1,25 +1,9 @@
 import Foundation
-import HTTP
 import Synchronization
 
 /// Answers the demo server's requests: routes them, and applies the configured latency and faults.
 final class DemoHandler: Sendable {
-    /// An answer before faults are applied.
-    struct Reply: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body: [UInt8]
-
-        static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> Reply {
-            var headers = headers
-            headers["Content-Type"] = "application/json"
-            return Reply(status: status, headers: headers, body: value.encoded)
-        }
-
-        static func notFound(_ detail: String = "Not found") -> Reply {
-            .json(["detail": .string(detail)], status: 404)
-        }
-    }
+    typealias Reply = LoopbackServer.Response
 
     let data: DemoData
     let configuration: DemoServer.Configuration
@@ -33,7 +17,7 @@ final class DemoHandler: Sendable {
                          failRate: configuration.failRate, seed: configuration.seed)
     }
 
-    func answer(_ request: HTTPListener.Request) async -> HTTPListener.Response {
+    func answer(_ request: LoopbackServer.Request) -> LoopbackServer.Response {
         let key = request.path + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         let attempt = attempts.withLock { counts in
             counts[key, default: 0] += 1
@@ -44,18 +28,15 @@ final class DemoHandler: Sendable {
         for item in request.query where query[item.name] == nil { query[item.name] = item.value }
         let host = request.host ?? "127.0.0.1"
         let routed = route(path: request.path, query: query, base: "http://\(host)")
-        let delay = decision.delay + (routed.isListPage ? configuration.pageDelay : .zero)
-        if delay > .zero { try? await Task.sleep(for: delay) }
 
         var reply = routed.reply
         if decision.fault == .serverError {
             reply = .json(["detail": "demo server: injected failure (--fail-rate)"], status: 500)
         }
-        var headers = reply.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
-        headers.append(("Access-Control-Expose-Headers", "Link, X-Total-Count"))
-        let breaks = decision.fault == .resetMidBody && reply.body.count > 1
-        return HTTPListener.Response(status: reply.status, reason: httpReasonPhrase(reply.status), headers: headers,
-                                     body: reply.body, breaksAfter: breaks ? reply.body.count / 2 : nil)
+        reply.headers["Access-Control-Expose-Headers"] = "Link, X-Total-Count"
+        reply.delay = decision.delay + (routed.isListPage ? configuration.pageDelay : .zero)
+        if decision.fault == .resetMidBody && reply.body.count > 1 { reply.dropAfter = reply.body.count / 2 }
+        return reply
     }
 
     // MARK: Routes
@@ -252,5 +233,17 @@ final class DemoHandler: Sendable {
         else { return .notFound() }
         let type = file.hasSuffix(".jpg") ? "image/jpeg" : "image/png"
         return Reply(status: 200, headers: ["Content-Type": type], body: [UInt8](bytes))
+    }
+}
+
+extension LoopbackServer.Response {
+    static func json(_ value: JSONValue, status: Int = 200, headers: [String: String] = [:]) -> Self {
+        var headers = headers
+        headers["Content-Type"] = "application/json"
+        return Self(status: status, headers: headers, body: value.encoded)
+    }
+
+    static func notFound(_ detail: String = "Not found") -> Self {
+        .json(["detail": .string(detail)], status: 404)
     }
 }

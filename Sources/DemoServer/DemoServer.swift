@@ -57,7 +57,7 @@ public final class DemoServer: Sendable {
     /// Where the Instant Answer endpoint is: `thumbtable swapi --image-search-url`.
     public var instantAnswerURL: URL { URL(string: baseURL.absoluteString + "/ia/")! }
 
-    private let listener: HTTPListener
+    private let loopback: LoopbackServer
 
     /// Reads the demo data from `directory` (`Resources/demo`) and starts listening on 127.0.0.1.
     public static func start(dataDirectory directory: URL, configuration: Configuration = .init()) async throws(Error)
@@ -66,31 +66,31 @@ public final class DemoServer: Sendable {
         let data = try DemoData(directory: directory)
         let handler = DemoHandler(data: data, configuration: configuration)
         do {
-            let listener = try HTTPListener(port: configuration.port) { request in await handler.answer(request) }
-            return DemoServer(listener: listener)
+            let loopback = try LoopbackServer(port: configuration.port) { request in handler.answer(request) }
+            return DemoServer(loopback: loopback)
         } catch {
             throw .cannotListen(port: configuration.port, reason: error.reason)
         }
     }
 
-    private init(listener: HTTPListener) {
-        self.listener = listener
-        port = listener.port
+    private init(loopback: LoopbackServer) {
+        self.loopback = loopback
+        port = loopback.port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
     /// Stops listening and drops open connections.
     public func stop() async {
-        listener.stop()
+        loopback.stop()
     }
 
     /// Runs until the server is stopped or the calling task is cancelled (`serve-demo` runs until Ctrl-C).
     public func wait() async {
-        let listener = listener
+        let loopback = loopback
         await withTaskCancellationHandler {
-            await listener.waitUntilStopped()
+            await loopback.waitUntilStopped()
         } onCancel: {
-            listener.stop()
+            loopback.stop()
         }
     }
 }

@@ -1,7 +1,8 @@
 /// Decides each request's delay and fault from the seed, the request's URL and how many times that URL was asked
-/// for: so a run is repeatable whatever order concurrent requests arrive in.
-struct FaultPlan: Sendable {
-    enum Fault: Sendable, Equatable {
+/// for: so a run is repeatable whatever order concurrent requests arrive in. The demo server draws its latency and
+/// faults from it, and the tests' server its latency.
+public struct FaultPlan: Sendable {
+    public enum Fault: Sendable, Equatable {
         case none
         /// HTTP 500 with a JSON body.
         case serverError
@@ -9,18 +10,28 @@ struct FaultPlan: Sendable {
         case resetMidBody
     }
 
-    struct Decision: Sendable, Equatable {
-        var delay: Duration
-        var fault: Fault
+    public struct Decision: Sendable, Equatable {
+        public var delay: Duration
+        public var fault: Fault
     }
 
-    var latency: Duration
-    var jitter: Duration
-    var failRate: Double
-    var seed: UInt64
+    /// The least delay of a request.
+    public var latency: Duration
+    /// Up to this much more, drawn per request.
+    public var jitter: Duration
+    /// The share of requests (0...1) that fail: half with a 500, half with a connection dropped mid-body.
+    public var failRate: Double
+    public var seed: UInt64
+
+    public init(latency: Duration, jitter: Duration, failRate: Double, seed: UInt64) {
+        self.latency = latency
+        self.jitter = jitter
+        self.failRate = failRate
+        self.seed = seed
+    }
 
     /// What happens to the `attempt`-th request (from 1) for `key` (the path and query).
-    func decide(key: String, attempt: Int) -> Decision {
+    public func decide(key: String, attempt: Int) -> Decision {
         var random = SplitMix64(seed: seed ^ Self.fnv1a(key) &+ UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
         let delay = latency + jitter * random.nextFraction()
         let draw = random.nextFraction()

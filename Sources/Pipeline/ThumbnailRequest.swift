@@ -9,18 +9,17 @@ import TextArt
 /// Equal requests are one piece of work: they share a download, a decode and a render, and one cache entry.
 public struct ThumbnailRequest: Sendable, Hashable, CustomStringConvertible {
     public var url: URL
-    public var columns: Int
-    public var rows: Int
+    /// The box the picture is fitted into.
+    public var size: CellSize
     public var options: TextArtOptions
 
-    public init(url: URL, columns: Int, rows: Int, options: TextArtOptions) {
+    public init(url: URL, size: CellSize, options: TextArtOptions) {
         self.url = url
-        self.columns = columns
-        self.rows = rows
+        self.size = size
         self.options = options
     }
 
-    public var description: String { "\(url.absoluteString) at \(columns)x\(rows) \(options.mode.rawValue)" }
+    public var description: String { "\(url.absoluteString) at \(size) \(options.mode.rawValue)" }
 }
 
 /// How urgently a request is wanted. Downloads start in this order.
@@ -62,21 +61,21 @@ public struct ImageProcessing: Sendable {
     /// equals `render` at the same size and options.
     public static let live = ImageProcessing(
         decodeTarget: { request in
-            let size = TextArtRenderer.sourcePixelSize(columns: request.columns, rows: request.rows,
+            let size = TextArtRenderer.sourcePixelSize(columns: request.size.columns, rows: request.size.rows,
                                                        mode: request.options.mode)
             return PixelSize(width: size.width, height: size.height)
         },
         decode: { bytes, request in
-            try FittedDecoding.decode(bytes, columns: request.columns, rows: request.rows, options: request.options)
+            try FittedDecoding.decode(bytes, columns: request.size.columns, rows: request.size.rows, options: request.options)
         },
         render: { image, request in
-            let fit = FittedDecoding.grid(for: image, columns: request.columns, rows: request.rows,
+            let fit = FittedDecoding.grid(for: image, columns: request.size.columns, rows: request.size.rows,
                                           options: request.options)
             return TextArtRenderer.render(image.bitmap, columns: fit.columns, rows: fit.rows,
                                           options: request.options)
         },
         decodeMemory: { bytes, request in
-            FittedDecoding.memoryCost(bytes, columns: request.columns, rows: request.rows, options: request.options)
+            FittedDecoding.memoryCost(bytes, columns: request.size.columns, rows: request.size.rows, options: request.options)
         })
 }
 

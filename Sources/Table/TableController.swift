@@ -2,15 +2,17 @@ import Cells
 import Foundation
 import Items
 
-/// The model of the screen: the loaded rows, the selection and scroll position, the filter, the pool of row slots,
-/// the detail pane and the help overlay. It composes each frame into a cell buffer and knows nothing of curses.
+/// The table the app talks to: keys call its methods, `update()` brings the loads in line with the screen, and
+/// `frame()` composes the screen into a cell buffer. It knows nothing of curses.
 ///
-/// Everything runs on the main actor. Results that arrive later (pages, thumbnails) change the state and call
-/// `onChange`, after which the app draws a new frame.
+/// It holds the parts that do the work: the list (`ListState`, paged in by a `PageLoader`), where rows go
+/// (`ListLayout`, `ListViewport`), the thumbnails (`ThumbnailBinder`, `BatchPrefetch`), the panes and overlays, and
+/// the views that draw them. Everything runs on the main actor. Results that arrive later (pages, thumbnails) change
+/// the state and call the change handler (`onChange`), after which the app draws a new frame.
 @MainActor
 public final class TableController {
     public struct Configuration: Sendable {
-        public var thumbnail: ThumbnailSize
+        public var thumbnail: CellSize
         public var theme: Theme
         /// Extra slots beyond the rows on screen.
         public var slotMargin: Int
@@ -18,7 +20,7 @@ public final class TableController {
         public var lowData: Bool
         /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
         public var prefetch: Bool
-        public init(thumbnail: ThumbnailSize = ThumbnailSize(columns: 12, rows: 5), theme: Theme = .color,
+        public init(thumbnail: CellSize = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
             self.thumbnail = thumbnail
             self.theme = theme
@@ -28,141 +30,151 @@ public final class TableController {
         }
     }
 
-    /// Where the list stands with its source.
-    public enum ListStatus: Sendable, Equatable {
-        /// A page is being loaded.
-        case loading
-        /// Idle, with more pages to load.
-        case more(PageCursor)
-        /// A page failed; `retry` loads it again.
-        case failed(message: String, cursor: PageCursor)
-        /// Every page is loaded.
-        case end
-    }
+    public typealias ListStatus = ListState.Status
 
     public let source: any ItemSource
     public let configuration: Configuration
-    let loader: any ThumbnailLoading
-    public let pool: SlotPool
-
-    public private(set) var items: [Item] = []
-    public private(set) var listStatus: ListStatus
-    public private(set) var pagesLoaded = 0
-    /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
-    public private(set) var filter = ""
+    /// The loaded rows, the filter and where paging stands.
+    public private(set) var list: ListState
+    /// The selected row and the row at the top.
+    public private(set) var viewport = ListViewport()
+    /// Where rows go on the screen.
+    public private(set) var listLayout: ListLayout
+    public let binder: ThumbnailBinder
     /// Whether keys go to the filter line.
     public private(set) var isEditingFilter = false
-    var filtered: [Int]?
-    public var viewport = ListViewport()
-    public private(set) var size: (columns: Int, rows: Int) = (80, 24)
-    public private(set) var layout: RowLayout
-    private var heightCache: [Int: Int] = [:]
-    public internal(set) var detail: DetailPane?
+    public private(set) var detail: DetailPane?
     /// The pane on the row of a failed page (Enter on it), with the whole reason.
-    public internal(set) var pageFailure: PageFailurePane?
+    public private(set) var pageFailure: PageFailurePane?
     public private(set) var showingHelp = false
     /// Where the help stands when it is taller than the screen.
-    public internal(set) var helpScroll = TextScroll()
+    public private(set) var helpScroll = TextScroll()
     /// A one-line note for the status line (the result of the last action), cleared by the next key.
-    public internal(set) var status: String?
-    /// What the source left out or repaired on the pages loaded so far (links refused, items past a limit, bad
-    /// UTF-8), latest last; the latest page's are shown in the status line when it arrives.
-    public private(set) var pageNotes: [String] = []
+    public private(set) var status: String?
     /// Whether the overlay of slots and counters (`s`) is shown.
-    public internal(set) var showingReuseOverlay = false
+    public private(set) var showingReuseOverlay = false
     /// Counters the app adds to the overlay (the pipeline's), read each time it is drawn.
-    public var extraCounters: @MainActor () -> [(name: String, value: Int)] = { [] }
-    /// The batch prefetch under way or just finished, shown as a progress bar.
-    public var batchProgress: BatchProgress?
-    var batchTask: Task<Void, Never>?
-    var batchGeneration = 0
+    private var extraCounters: @MainActor () -> [(name: String, value: Int)] = { [] }
     /// The spinner's frame, advanced by the app's timer while something loads.
     public private(set) var tick = 0
-
-    /// Shows a one-line note in the status line until the next key (from outside the table: the disk cache's state).
-    public func say(_ note: String) {
-        status = note
-        changed()
-    }
-
-    /// Clears the status line's note (a key was pressed).
-    public func clearNote() {
-        status = nil
-    }
-
-    /// Moves the spinner on one frame (the app's timer, while something on screen loads).
-    public func advanceSpinner() {
-        tick += 1
-    }
-    /// Called when something changed that should be drawn.
-    public var onChange: @MainActor () -> Void = {}
-    private var pageTask: Task<Void, Never>?
-    /// The rows (and loaded count) the last prefetch was computed for.
-    private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
+    private let pages: PageLoader
+    private let batch: BatchPrefetch
+    private let changes = ChangeSignal()
 
     public init(source: any ItemSource, loader: any ThumbnailLoading, configuration: Configuration = Configuration(),
                 counters: SlotCounters = SlotCounters()) {
         self.source = source
-        self.loader = loader
         self.configuration = configuration
-        self.pool = SlotPool(margin: configuration.slotMargin, counters: counters)
-        self.layout = RowLayout(width: 80, thumbnail: configuration.thumbnail)
-        self.listStatus = .more(source.firstPage)
+        self.list = ListState(firstPage: source.firstPage)
+        self.listLayout = ListLayout(thumbnail: configuration.thumbnail)
+        self.pages = PageLoader(source: source)
+        self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
+                                      prefetches: configuration.prefetch, counters: counters, changed: changes)
+        self.batch = BatchPrefetch(loader: loader, changed: changes)
+    }
+
+    // MARK: Wiring
+
+    /// Says what to do when something changed that should be drawn (the app schedules a frame).
+    public func onChange(_ handler: @escaping @MainActor () -> Void) {
+        changes.handler = handler
+    }
+
+    /// Adds counters to the overlay and the stats (the pipeline's), read each time they are shown.
+    public func showCounters(_ counters: @escaping @MainActor () -> [(name: String, value: Int)]) {
+        extraCounters = counters
+    }
+
+    /// Asks for a frame although the table's own state did not change (Ctrl-L; a pane changed through its methods).
+    public func redraw() {
+        changed()
+    }
+
+    private func changed() {
+        changes.send()
+    }
+
+    // MARK: Reading the state
+
+    public var items: [Item] { list.items }
+    public var listStatus: ListStatus { list.status }
+    public var pagesLoaded: Int { list.pagesLoaded }
+    /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
+    public var filter: String { list.filter }
+    /// What the source left out or repaired on the pages loaded so far, latest last; the latest page's are shown in
+    /// the status line when it arrives.
+    public var pageNotes: [String] { list.pageNotes }
+    /// Rows shown: the matching items plus, at the end, a status row while loading, after a failure, or at the end.
+    public var displayCount: Int { list.displayCount }
+    /// Items shown (all loaded items, or those matching the filter).
+    public var itemCount: Int { list.itemCount }
+    /// The slots the rows on screen are bound to.
+    public var pool: SlotPool { binder.pool }
+    /// The batch prefetch under way or just finished, shown as a progress bar.
+    public var batchProgress: BatchProgress? { batch.progress }
+    /// Whether a batch prefetch is under way.
+    public var isBatchPrefetching: Bool { batch.isRunning }
+
+    /// The index in `items` of a display row, or nil for the status row.
+    public func itemIndex(forRow row: Int) -> Int? {
+        list.itemIndex(forRow: row)
+    }
+
+    /// The selected item, if the selection is on an item row.
+    public var selectedItem: (index: Int, item: Item)? {
+        list.itemIndex(forRow: viewport.selection).map { ($0, list.items[$0]) }
+    }
+
+    /// The counters the overlay and the stats file show: the slots' own, then those the app adds (the pipeline's).
+    public var overlayCounters: [(name: String, value: Int)] {
+        slotCounters.named + extraCounters()
+    }
+
+    /// The slots' counters now.
+    public var slotCounters: SlotCounters.Snapshot {
+        pool.counters.snapshot(slots: pool.slots.count)
+    }
+
+    /// The reuse overlay's lines: one per slot, then the counters.
+    public func reuseOverlayLines() -> [String] {
+        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: configuration.theme).lines()
+    }
+
+    /// The key bindings, shown by `?`.
+    public static var helpLines: [(keys: String, action: String)] { HelpView.lines }
+
+    /// Whether something on screen is loading, so the spinner timer should run.
+    public var isAnimating: Bool {
+        if case .loading = list.status, list.hasStatusRow { return true }
+        if detail?.image.isLoading == true { return true }
+        return pool.isLoading(anyOf: visibleRows.compactMap(list.itemIndex(forRow:)))
     }
 
     // MARK: Geometry
 
+    /// The screen's size.
+    public var size: (columns: Int, rows: Int) { (listLayout.columns, listLayout.rows) }
+    /// The geometry of one row at this width.
+    public var layout: RowLayout { listLayout.row }
     /// Lines of the list area: the screen less the header, footer and status lines.
-    public var listHeight: Int {
-        size.rows >= 4 ? size.rows - 3 : max(1, size.rows - 1)
+    public var listHeight: Int { listLayout.listHeight }
+
+    /// The height of a display row; cached per width, computed only for rows asked about.
+    public func rowHeight(_ row: Int) -> Int {
+        listLayout.rowHeight(row, in: list)
+    }
+
+    /// The display rows on screen now.
+    public var visibleRows: Range<Int> {
+        listLayout.visibleRows(viewport, in: list)
     }
 
     /// Sets the screen size, re-laying rows out and keeping the selected row selected.
     public func resize(columns: Int, rows: Int) {
         guard columns != size.columns || rows != size.rows else { return }
-        size = (max(1, columns), max(1, rows))
-        if layout.width != size.columns {
-            layout = RowLayout(width: size.columns, thumbnail: configuration.thumbnail)
-            heightCache.removeAll()
-        }
+        listLayout.resize(columns: columns, rows: rows)
         viewport.reveal(count: displayCount, height: listHeight, rowHeight: rowHeight)
-        detail?.resized(in: self)
-    }
-
-    /// Rows shown: the matching items plus, at the end, a status row while loading, after a failure, or at the end.
-    public var displayCount: Int { itemCount + (hasStatusRow ? 1 : 0) }
-
-    /// Items shown (all loaded items, or those matching the filter).
-    public var itemCount: Int { filtered?.count ?? items.count }
-
-    var hasStatusRow: Bool {
-        if case .more = listStatus { return false }
-        return true
-    }
-
-    /// The index in `items` of a display row, or nil for the status row.
-    public func itemIndex(forRow row: Int) -> Int? {
-        guard row >= 0, row < itemCount else { return nil }
-        return filtered?[row] ?? row
-    }
-
-    /// The height of a display row; cached per width, computed only for rows asked about.
-    public func rowHeight(_ row: Int) -> Int {
-        guard let index = itemIndex(forRow: row) else { return layout.statusRowHeight }
-        if let h = heightCache[index] { return h }
-        let h = layout.height(for: items[index])
-        heightCache[index] = h
-        return h
-    }
-
-    /// The display rows on screen now.
-    public var visibleRows: Range<Int> {
-        viewport.visibleRows(count: displayCount, height: listHeight, rowHeight: rowHeight)
-    }
-
-    /// The selected item, if the selection is on an item row.
-    public var selectedItem: (index: Int, item: Item)? {
-        itemIndex(forRow: viewport.selection).map { ($0, items[$0]) }
+        detail?.layoutImage(width: size.columns, height: listHeight)
     }
 
     // MARK: Moving
@@ -192,11 +204,17 @@ public final class TableController {
         changed()
     }
 
+    /// Selects a row and shows it at the top (a benchmark's starting point).
+    public func jump(toRow row: Int) {
+        viewport = ListViewport(selection: row, top: row)
+        viewport.clamp(count: displayCount)
+        changed()
+    }
+
     /// Selects the row under a screen line (a click). Returns whether a row was hit.
     @discardableResult
     public func select(screenLine line: Int) -> Bool {
-        guard let row = viewport.row(atLine: line - 1, count: displayCount, rowHeight: rowHeight),
-              line - 1 < listHeight else { return false }
+        guard let row = listLayout.row(atLine: line - 1, viewport, in: list) else { return false }
         viewport.selection = row
         viewport.reveal(count: displayCount, height: listHeight, rowHeight: rowHeight)
         changed()
@@ -233,20 +251,30 @@ public final class TableController {
 
     private func setFilter(_ text: String) {
         let selected = selectedItem?.index
-        filter = text
-        prefetchedAround = nil
-        if text.isEmpty {
-            filtered = nil
-        } else {
-            filtered = items.indices.filter { items[$0].title.localizedCaseInsensitiveContains(text) }
-        }
-        let row = selected.flatMap { index in filtered.map { $0.firstIndex(of: index) } ?? index }
-        viewport = ListViewport(selection: row ?? 0, top: 0)
+        list.setFilter(text)
+        binder.rowsChanged()
+        viewport = ListViewport(selection: selected.flatMap { list.row(ofItem: $0) } ?? 0, top: 0)
         viewport.reveal(count: displayCount, height: listHeight, rowHeight: rowHeight)
         changed()
     }
 
-    // MARK: Help
+    // MARK: Notes, help, overlays
+
+    /// Shows a one-line note in the status line until the next key (from outside the table: the disk cache's state).
+    public func say(_ note: String) {
+        status = note
+        changed()
+    }
+
+    /// Clears the status line's note (a key was pressed).
+    public func clearNote() {
+        status = nil
+    }
+
+    /// Moves the spinner on one frame (the app's timer, while something on screen loads).
+    public func advanceSpinner() {
+        tick += 1
+    }
 
     public func toggleHelp() {
         showingHelp.toggle()
@@ -260,7 +288,49 @@ public final class TableController {
         changed()
     }
 
+    /// Shows or hides the overlay of slots and counters.
+    public func toggleReuseOverlay() {
+        showingReuseOverlay.toggle()
+        changed()
+    }
+
+    // MARK: Panes
+
+    /// Opens the detail pane on the selected item, or the failure's pane when the row of a failed page is selected.
+    public func openSelected() {
+        guard let (index, item) = selectedItem else {
+            if case .failed(let message, _) = list.status {
+                pageFailure = PageFailurePane(reason: PageFailurePane.reason(message), firstPage: items.isEmpty,
+                                              loadedRows: items.count)
+                changed()
+            }
+            return
+        }
+        let pane = DetailPane(itemIndex: index, item: item, rowThumbnail: pool.slot(forItem: index)?.thumbnail ?? .none,
+                              loader: binder.loader, lowData: configuration.lowData, changed: changes)
+        detail = pane
+        pane.layoutImage(width: size.columns, height: listHeight)
+        changed()
+    }
+
+    /// Closes the detail pane (or the failure's pane), back to the list as it was.
+    public func closeDetail() {
+        detail?.close()
+        detail = nil
+        pageFailure = nil
+        changed()
+    }
+
     // MARK: Thumbnails
+
+    /// Brings the loads in line with the screen: binds row slots to the rows on screen (starting and cancelling
+    /// their thumbnail loads), prefetches around them, and asks for the next page when the viewport is within one
+    /// screen of the last loaded row. The app's loop runs it before it composes each frame; composing starts nothing.
+    public func update() {
+        let visible = visibleRows
+        if let size = layout.thumbnail { binder.update(visible: visible, list: list, size: size) }
+        if visible.upperBound + visible.count >= itemCount { loadMoreIfNeeded() }
+    }
 
     /// Loads the selected row's thumbnail again (the `r` key), or retries a failed page when the status row is selected.
     public func retrySelected() {
@@ -269,17 +339,16 @@ public final class TableController {
                 refreshImage(of: index)
                 return
             }
-            guard let slot = pool.slot(forItem: index), let size = layout.thumbnail else { return }
-            slot.reload(size: size, loader: loader, counters: pool.counters, onChange: { [weak self] in self?.changed() })
+            guard let size = layout.thumbnail, binder.reload(item: index, size: size) else { return }
             changed()
-        } else if case .failed = listStatus {
+        } else if case .failed = list.status {
             retryPage()
         }
     }
 
     /// Asks the source to look a row's picture up again (a row without an image, whose lookup failed). When the
     /// item comes back changed, its row is laid out and bound anew.
-    func refreshImage(of index: Int) {
+    private func refreshImage(of index: Int) {
         let item = items[index], source = self.source
         status = "looking the picture up again…"
         changed()
@@ -287,9 +356,9 @@ public final class TableController {
             let refreshed = await source.refreshImage(of: item)
             guard let self, index < self.items.count, self.items[index].id == item.id else { return }
             if let refreshed, refreshed != item {
-                self.items[index] = refreshed
-                self.heightCache[index] = nil
-                self.pool.unbind(item: index)
+                self.list.replace(item: index, with: refreshed)
+                self.listLayout.forgetHeight(ofItem: index)
+                self.binder.forget(item: index)
                 self.status = refreshed.rowImageURL == nil ? "still no picture: see the detail pane" : nil
             } else {
                 self.status = refreshed == nil ? "this row has no image to retry" : "still no picture: see the detail pane"
@@ -298,45 +367,22 @@ public final class TableController {
         }
     }
 
-    /// Whether something on screen is loading, so the spinner timer should run.
-    public var isAnimating: Bool {
-        if case .loading = listStatus, hasStatusRow { return true }
-        if detail?.image.isLoading == true { return true }
-        return pool.isLoading(anyOf: visibleRows.compactMap(itemIndex(forRow:)))
+    /// Fetches the thumbnail of every loaded row into the caches (the `P` key), showing a progress bar with counts.
+    /// The rows on screen keep priority over it. `cancelBatchPrefetch` (Esc) stops it.
+    public func startBatchPrefetch() {
+        guard !batch.isRunning, let size = layout.thumbnail else { return }
+        var seen = Set<URL>()
+        batch.start(items.compactMap(\.rowImageURL).filter { seen.insert($0).inserted }, size: size)
     }
 
-    /// Brings the loads in line with the screen: binds row slots to the rows on screen (starting and cancelling
-    /// their thumbnail loads), prefetches around them, and asks for the next page when the viewport is within one
-    /// screen of the last loaded row. The app's loop runs it before it composes each frame; composing starts nothing.
-    public func update() {
-        let visible = visibleRows
-        if let size = layout.thumbnail {
-            let rows = visible.compactMap { row in itemIndex(forRow: row).map { ($0, items[$0]) } }
-            pool.bind(visible: rows, size: size, loader: loader, onChange: { [weak self] in self?.changed() })
-            if configuration.prefetch { prefetch(around: visible, size: size) }
-        }
-        if visible.upperBound + visible.count >= itemCount { loadMoreIfNeeded() }
+    /// Stops the batch prefetch; what it fetched stays cached.
+    public func cancelBatchPrefetch() {
+        batch.cancel()
     }
 
-    /// The display rows to warm: the visible ones (so a prefetch already fetching a row that scrolls into view is
-    /// joined, not cancelled), then the next screen in the scroll direction, then the previous one, nearest first.
-    func prefetchRows(around visible: Range<Int>, movingUp: Bool) -> [Int] {
-        let n = max(1, visible.count)
-        let end = min(visible.upperBound, itemCount), start = min(visible.lowerBound, itemCount)
-        let below = Array(end..<min(itemCount, end + n))
-        let above = Array((max(0, start - n)..<start).reversed())
-        let shown = Array(start..<end)
-        return shown + (movingUp ? above + below : below + above)
-    }
-
-    private func prefetch(around visible: Range<Int>, size: ThumbnailSize) {
-        if let last = prefetchedAround, last.rows == visible, last.loaded == items.count { return }
-        let movingUp = prefetchedAround.map { visible.lowerBound < $0.rows.lowerBound } ?? false
-        prefetchedAround = (visible, items.count)
-        let urls = prefetchRows(around: visible, movingUp: movingUp).compactMap { row in
-            itemIndex(forRow: row).flatMap { items[$0].rowImageURL }
-        }
-        loader.prefetch(urls, columns: size.columns, rows: size.rows)
+    /// Hides a finished batch's progress bar.
+    public func dismissBatchProgress() {
+        batch.dismiss()
     }
 
     // MARK: Pages
@@ -346,82 +392,83 @@ public final class TableController {
         loadMoreIfNeeded()
     }
 
-    func loadMoreIfNeeded() {
-        guard case .more(let cursor) = listStatus else { return }
+    private func loadMoreIfNeeded() {
+        guard case .more(let cursor) = list.status else { return }
         load(cursor)
     }
 
     /// Retries the page that failed.
     public func retryPage() {
-        guard case .failed(_, let cursor) = listStatus else { return }
+        guard case .failed(_, let cursor) = list.status else { return }
         pageFailure = nil
         load(cursor)
     }
 
-    /// A failed page's message as the table shows it: without the full stop that ends it (sources say what failed;
-    /// the table says how to retry, once, where the user looks).
-    static func failureReason(_ message: String) -> String {
-        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        while text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
-
-    /// What failed: the list itself when no row has loaded, else its next rows.
-    static func failureHeading(firstPage: Bool) -> String {
-        firstPage ? "Could not load the list" : "Could not load more rows"
-    }
-
     private func load(_ cursor: PageCursor) {
-        listStatus = .loading
+        list.status = .loading
         changed()
-        let source = self.source
-        pageTask = Task { [weak self] in
-            do {
-                let page = try await source.page(at: cursor)
-                self?.append(page)
-            } catch is CancellationError {
-                return
-            } catch {
-                self?.pageFailed(error, cursor: cursor)
-            }
-        }
+        pages.load(cursor) { [weak self] result in self?.pageArrived(result, cursor: cursor) }
     }
 
-    private func append(_ page: ItemPage) {
-        let start = items.count
-        items.append(contentsOf: page.items)
-        pagesLoaded += 1
-        if !filter.isEmpty {
-            filtered?.append(contentsOf: (start..<items.count).filter {
-                items[$0].title.localizedCaseInsensitiveContains(filter)
-            })
+    private func pageArrived(_ result: Result<ItemPage, any Error>, cursor: PageCursor) {
+        switch result {
+        case .success(let page):
+            if let notes = list.append(page) { status = notes }
+        case .failure(let error):
+            list.status = .failed(message: String(describing: error), cursor: cursor)
         }
-        listStatus = page.next.map { .more($0) } ?? .end
-        if !page.notes.isEmpty {
-            pageNotes = Array((pageNotes + page.notes).suffix(Self.keptNotes))
-            status = page.notes.joined(separator: " · ")
-        }
-        changed()
-    }
-
-    /// The most page notes kept.
-    static let keptNotes = 50
-
-    private func pageFailed(_ error: any Error, cursor: PageCursor) {
-        listStatus = .failed(message: String(describing: error), cursor: cursor)
         changed()
     }
 
     /// Stops every load: page, thumbnails, detail image.
     public func cancelAll() {
-        pageTask?.cancel()
-        batchTask?.cancel()
-        if let size = layout.thumbnail { loader.prefetch([], columns: size.columns, rows: size.rows) }
-        pool.unbindAll()
+        pages.cancel()
+        batch.stop()
+        binder.cancelAll(size: layout.thumbnail)
         detail?.close()
     }
 
-    func changed() {
-        onChange()
+    // MARK: Composing
+
+    /// Composes the whole screen into a cell buffer: header, rows (or the detail pane), footer, status line, help.
+    /// It reads state and writes cells, nothing else: `update()` starts the loads first. (Drawing records how much
+    /// of a scrolled text shows, in its `TextScroll`, for the keys that scroll it.) Its cost depends on the rows on
+    /// screen, not on the rows loaded.
+    public func frame() -> CellBuffer {
+        let (columns, rows) = size
+        var frame = CellBuffer(width: columns, height: rows)
+        let theme = configuration.theme
+        let body: CellBuffer
+        if let detail {
+            body = DetailPaneView(pane: detail, theme: theme, tick: tick).draw(width: columns, height: listHeight)
+        } else if let pageFailure {
+            body = PageFailurePaneView(pane: pageFailure, theme: theme).draw(width: columns, height: listHeight)
+        } else {
+            let placed = listLayout.placedRows(viewport, in: list)
+            body = ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
+                            theme: theme, tick: tick).draw(width: columns, height: listHeight)
+        }
+        frame.draw(body, x: 0, y: listLayout.listTop)
+        if rows >= 4 {
+            HeaderLine(sourceName: source.name, list: list, selection: viewport.selection,
+                       detailItem: detail?.itemIndex, showingPageFailure: pageFailure != nil, theme: theme)
+                .draw(into: &frame)
+            frame.fill(x: 0, y: rows - 2, width: columns, height: 1, with: Cell(" ", style: theme.footer))
+            frame.put(TextWrap.truncate(" " + source.attribution, width: columns), x: 0, y: rows - 2,
+                      style: theme.footer)
+        }
+        if let progress = batchProgress {
+            BatchProgressBar(progress: progress, theme: theme).draw(into: &frame, y: rows - 1)
+        } else {
+            StatusLine(list: list, isEditingFilter: isEditingFilter, showingDetail: detail != nil,
+                       showingPageFailure: pageFailure != nil, note: status, itemSelected: selectedItem != nil,
+                       theme: theme).draw(into: &frame, y: rows - 1)
+        }
+        if showingReuseOverlay {
+            ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: theme)
+                .draw(into: &frame, top: listLayout.listTop, height: listHeight)
+        }
+        if showingHelp { HelpView(theme: theme).draw(into: &frame, scroll: &helpScroll) }
+        return frame
     }
 }

@@ -24,7 +24,7 @@ struct BrowsingSession {
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
-        app.table.extraCounters = { pipeline.counters.snapshot.named }
+        app.table.showCounters { pipeline.counters.snapshot.named }
         // Said once, in the status line; images are still shown, only not kept.
         if let problem = disk.problem { app.table.say("No disk cache: \(problem)") }
         pipeline.onDiskCacheOff { [weak table = app.table] error in

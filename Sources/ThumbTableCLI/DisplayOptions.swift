@@ -1,5 +1,5 @@
 import ArgumentParser
-import Table
+import Cells
 import TextArt
 
 /// Options every browsing command shares: how thumbnails look, and how images are fetched and cached; parsed and
@@ -73,9 +73,9 @@ struct DisplayOptions: ParsableArguments {
     }
 
     /// --thumb-size, parsed by the same rule as `render --size`.
-    func thumbnailSize() throws(ValidationError) -> ThumbnailSize {
+    func thumbnailSize() throws(ValidationError) -> CellSize {
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
-        return ThumbnailSize(columns: box.columns, rows: box.rows)
+        return CellSize(columns: box.columns, rows: box.rows)
     }
 }
 

@@ -19,8 +19,8 @@ struct RunStats: Encodable, Equatable {
 
     @MainActor
     init(table: TableController, pipeline: PipelineCounters.Snapshot) {
-        let counters = table.pool.counters
-        slots = Slots(slots: table.pool.slots.count, slotReuses: counters.slotReuses,
+        let counters = table.slotCounters
+        slots = Slots(slots: counters.slots, slotReuses: counters.slotReuses,
                       staleResultsDropped: counters.staleResultsDropped, wrongPaints: counters.wrongPaints)
         self.pipeline = pipeline
     }

@@ -197,7 +197,7 @@ import Testing
     }
 }
 
-/// Hostile servers below HTTP, which the FlyingFox test server cannot play: each connection gets `answer` (raw
+/// Hostile servers below HTTP, which the test server cannot play: each connection gets `answer` (raw
 /// bytes, no HTTP framing unless given) after the request's headers, and is closed.
 @Suite struct RawServerTests {
     let client = HTTPClient()

@@ -16,7 +16,7 @@ import TextArt
     }
 
     func request(_ name: String, host: String = "a.test", columns: Int = 8, rows: Int = 2) -> ThumbnailRequest {
-        ThumbnailRequest(url: URL(string: "http://\(host)/\(name)")!, columns: columns, rows: rows,
+        ThumbnailRequest(url: URL(string: "http://\(host)/\(name)")!, size: CellSize(columns: columns, rows: rows),
                          options: TextArtOptions(mode: .ascii, color: .none))
     }
 

@@ -1,3 +1,4 @@
+import Cells
 import Codecs
 import Foundation
 import Pipeline
@@ -26,7 +27,7 @@ import TextArt
     }
 
     func request(_ url: URL) -> ThumbnailRequest {
-        ThumbnailRequest(url: url, columns: 16, rows: 8, options: options)
+        ThumbnailRequest(url: url, size: CellSize(columns: 16, rows: 8), options: options)
     }
 
     @Test func rowsAskingForOneURLCauseOneRequest() async throws {

@@ -1,3 +1,4 @@
+import Cells
 import Foundation
 @testable import Pipeline
 import TestSupport
@@ -30,7 +31,7 @@ import TextArt
     }
 
     func request(_ url: URL) -> ThumbnailRequest {
-        ThumbnailRequest(url: url, columns: 16, rows: 8, options: options)
+        ThumbnailRequest(url: url, size: CellSize(columns: 16, rows: 8), options: options)
     }
 
     /// 14 URLs that never answer (`/hang/N.png`), half of them silent from the start and half stalled mid-body,

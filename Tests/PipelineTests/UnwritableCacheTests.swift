@@ -1,3 +1,4 @@
+import Cells
 import Foundation
 @testable import Pipeline
 import Synchronization
@@ -23,7 +24,7 @@ import TextArt
     }
 
     func request(_ url: URL) -> ThumbnailRequest {
-        ThumbnailRequest(url: url, columns: 16, rows: 8, options: TextArtOptions(mode: .ascii, color: .none))
+        ThumbnailRequest(url: url, size: CellSize(columns: 16, rows: 8), options: TextArtOptions(mode: .ascii, color: .none))
     }
 
     @Test func aReadOnlyFolderIsRefusedEvenToRoot() async throws {

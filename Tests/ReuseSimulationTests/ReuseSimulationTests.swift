@@ -33,7 +33,7 @@ import TextArt
         let options = TextArtOptions(mode: .ascii, color: .none)
         let source = FakeItemSource(count: 200, pageSize: 50)
         let table = TableController(source: source, loader: PipelineThumbnailLoader(pipeline: pipeline, options: options),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), slotMargin: 2))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 60, rows: 24)
         table.start()
@@ -84,12 +84,15 @@ import TextArt
     func loadedTable(maxDownloads: Int, prefetch: Bool) async
         -> (FakeDataLoader, ImagePipeline, TableController, ChangeWaiter) {
         let loader = FakeDataLoader()
-        let pipeline = ImagePipeline(configuration: .init(maxDownloads: maxDownloads, maxDownloadsPerHost: maxDownloads),
+        // Gated downloads receive nothing until released: without a long stall limit, a slow run (a loaded machine)
+        // would see them preempted for the rows on screen, and count those as cancellations too.
+        let pipeline = ImagePipeline(configuration: .init(maxDownloads: maxDownloads, maxDownloadsPerHost: maxDownloads,
+                                                          preemptsStalledAfter: .seconds(3600)),
                                      loader: loader, processing: .fake)
         let table = TableController(
             source: FakeItemSource(count: 200, pageSize: 200),
             loader: PipelineThumbnailLoader(pipeline: pipeline, options: TextArtOptions(mode: .ascii, color: .none)),
-            configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), slotMargin: 2, prefetch: prefetch))
+            configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), slotMargin: 2, prefetch: prefetch))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 60, rows: 24)
         table.start()
@@ -111,7 +114,7 @@ import TextArt
         #expect(await loader.waitUntil { $0.cancelled.count >= reused.count })
         #expect(Set(loader.cancelled.map(\.lastPathComponent)) == Set(reused.map { "\($0).png" }))
         #expect(pipeline.counters.snapshot.requestsCancelled == reused.count)
-        #expect(table.pool.counters.requestsCancelled == reused.count)
+        #expect(table.pool.counters.loadsCancelled == reused.count)
         #expect(table.pool.counters.wrongPaints == 0)
         table.cancelAll()
     }

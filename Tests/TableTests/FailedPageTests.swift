@@ -44,7 +44,7 @@ import Testing
 
     func makeTable(_ source: BrokenSource, columns: Int = 80, rows: Int = 24) -> (TableController, ChangeWaiter) {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         return (table, waiter)

@@ -21,7 +21,7 @@ import Testing
     func makeTable(_ source: any ItemSource = FakeItemSource(count: 50), columns: Int,
                    rows: Int) async -> TableController {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         table.start()

@@ -19,7 +19,7 @@ import Testing
 
     func run(_ source: NotedSource) async -> (TableController, String) {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 120, rows: 20)
         table.start()

@@ -10,7 +10,7 @@ import Testing
 @Suite struct PagingTests {
     func makeTable(_ source: FakeItemSource) -> (TableController, ChangeWaiter) {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         return (table, waiter)

@@ -15,7 +15,7 @@ import Testing
         async -> (TableController, ChangeWaiter) {
         let table = TableController(source: FakeItemSource(count: count, pageSize: 100, makeItem: makeItem),
                                     loader: loader,
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3), lowData: lowData))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), lowData: lowData))
         let waiter = ChangeWaiter(table)
         waiter.observe(loader)
         table.resize(columns: 80, rows: 24)
@@ -71,7 +71,7 @@ import Testing
     @Test func theReuseOverlayShowsSlotsAndCounters() async {
         let loader = FakeThumbnailLoader()
         let (table, _) = await makeTable(loader: loader)
-        table.extraCounters = { [("bytes_discarded", 42)] }
+        table.showCounters { [("bytes_discarded", 42)] }
         table.toggleReuseOverlay()
         let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Slots · s hides"))
@@ -159,7 +159,7 @@ final class LateImageSource: ItemSource, @unchecked Sendable {
         let loader = FakeThumbnailLoader()
         let source = LateImageSource()
         let table = TableController(source: source, loader: loader,
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         table.start()

@@ -20,25 +20,25 @@ import Testing
             if composing.withLock({ $0 }) { callsWhileComposing.withLock { $0.append(call) } }
         }
 
-        func thumbnail(for url: URL, columns: Int, rows: Int) async throws -> CellBuffer {
+        func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
             note("thumbnail \(url.lastPathComponent)")
-            return try await base.thumbnail(for: url, columns: columns, rows: rows)
+            let load = base.thumbnail(url, size: size)
+            return .pending {
+                self.note("load \(url.lastPathComponent)")
+                return try await load.value()
+            }
         }
-        func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer? {
-            note("cachedThumbnail \(url.lastPathComponent)")
-            return base.cachedThumbnail(for: url, columns: columns, rows: rows)
-        }
-        func prefetch(_ urls: [URL], columns: Int, rows: Int) {
+        func prefetch(_ urls: [URL], size: CellSize) {
             note("prefetch \(urls.count)")
-            base.prefetch(urls, columns: columns, rows: rows)
+            base.prefetch(urls, size: size)
         }
         func removeFromCache(_ url: URL) {
             note("removeFromCache")
             base.removeFromCache(url)
         }
-        func warm(_ url: URL, columns: Int, rows: Int) async throws {
+        func warm(_ url: URL, size: CellSize) async throws {
             note("warm")
-            try await base.warm(url, columns: columns, rows: rows)
+            try await base.warm(url, size: size)
         }
     }
 
@@ -46,7 +46,7 @@ import Testing
         let source = FakeItemSource(count: 200, pageSize: 20)
         let loader = WatchedLoader()
         let table = TableController(source: source, loader: loader,
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         table.start()

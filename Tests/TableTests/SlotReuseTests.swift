@@ -10,7 +10,7 @@ import Testing
 @Suite struct SlotReuseTests {
     func makeTable(count: Int, loader: FakeThumbnailLoader, rows: Int = 24) async -> (TableController, ChangeWaiter) {
         let table = TableController(source: FakeItemSource(count: count, pageSize: 100), loader: loader,
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         waiter.observe(loader)
         table.resize(columns: 80, rows: rows)
@@ -48,7 +48,7 @@ import Testing
         table.page(by: 1)
         table.page(by: 1)
         table.update()
-        #expect(table.pool.counters.requestsCancelled >= firstScreen.count - table.pool.margin)
+        #expect(table.pool.counters.loadsCancelled >= firstScreen.count - table.pool.margin)
         #expect(loader.cancelled >= firstScreen.count - table.pool.margin)
     }
 

@@ -12,7 +12,7 @@ import Testing
                    loader: FakeThumbnailLoader = FakeThumbnailLoader(),
                    source: FakeItemSource? = nil) async -> (TableController, ChangeWaiter) {
         let table = TableController(source: source ?? FakeItemSource(count: count), loader: loader,
-                                    configuration: .init(thumbnail: ThumbnailSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         table.start()

@@ -12,7 +12,7 @@ public final class ChangeWaiter {
     private var nextID = 0
 
     public init(_ table: TableController) {
-        table.onChange = { [weak self] in self?.check() }
+        table.onChange { [weak self] in self?.check() }
     }
 
     /// Returns true once `condition` holds, or false after `timeout`: a safety net so a broken build fails instead

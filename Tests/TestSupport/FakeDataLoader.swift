@@ -139,7 +139,7 @@ extension ImageProcessing {
     /// Decodes the fake loader's bytes (a URL's text) into a 1x1 bitmap and renders that URL's name as the picture,
     /// so a test reads which image a grid shows. Bytes starting with "bad" fail to decode.
     public static let fake = ImageProcessing(
-        decodeTarget: { PixelSize(width: $0.columns, height: $0.rows) },
+        decodeTarget: { PixelSize(width: $0.size.columns, height: $0.size.rows) },
         decode: { bytes, _ in
             let text = String(decoding: bytes, as: UTF8.self)
             if text.contains("/bad") { throw DecodeError.corrupt(.png, reason: "not a picture") }
@@ -147,7 +147,7 @@ extension ImageProcessing {
                                 originalWidth: 1, originalHeight: 1, warning: text)
         },
         render: { image, request in
-            var cells = CellBuffer(width: request.columns, height: request.rows, fill: Cell("."))
+            var cells = CellBuffer(width: request.size.columns, height: request.size.rows, fill: Cell("."))
             cells.put(URL(string: image.warning ?? "")?.lastPathComponent ?? "?", x: 0, y: 0)
             return cells
         })

@@ -34,11 +34,12 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
     /// URLs removed from the cache.
     public var removed: [URL] { lock.withLock { _removed } }
 
-    public func cachedThumbnail(for url: URL, columns: Int, rows: Int) -> CellBuffer? {
-        lock.withLock { _cache[url] }
+    public func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
+        if let cells = lock.withLock({ _cache[url] }) { return .ready(cells) }
+        return .pending { try await self.load(url, size: size) }
     }
 
-    public func prefetch(_ urls: [URL], columns: Int, rows: Int) {
+    public func prefetch(_ urls: [URL], size: CellSize) {
         lock.withLock { _prefetched.append(urls) }
     }
 
@@ -59,7 +60,7 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         set { lock.withLock { _onEvent = newValue } }
     }
 
-    public func thumbnail(for url: URL, columns: Int, rows: Int) async throws -> CellBuffer {
+    private func load(_ url: URL, size: CellSize) async throws -> CellBuffer {
         let id = lock.withLock { () -> Int in
             _started.append(url)
             nextID += 1
@@ -92,7 +93,7 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         if failing.contains(url.lastPathComponent) {
             throw FakeLoadError(description: "not a PNG file: \(url.lastPathComponent)")
         }
-        let picture = Self.picture(for: url, columns: columns, rows: rows)
+        let picture = Self.picture(for: url, size: size)
         if caches { lock.withLock { _cache[url] = picture } }
         return picture
     }
@@ -107,8 +108,8 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
     }
 
     /// The picture the fake draws for a URL: `#N` on the first line, then dots.
-    public static func picture(for url: URL, columns: Int, rows: Int) -> CellBuffer {
-        var buffer = CellBuffer(width: columns, height: rows, fill: Cell("."))
+    public static func picture(for url: URL, size: CellSize) -> CellBuffer {
+        var buffer = CellBuffer(width: size.columns, height: size.rows, fill: Cell("."))
         buffer.put(label(for: url), x: 0, y: 0)
         return buffer
     }

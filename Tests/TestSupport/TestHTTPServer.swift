@@ -1,8 +1,5 @@
-import FlyingFox
-import FlyingSocks
 import DemoServer
 import Foundation
-import HTTP
 import Synchronization
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests: it answers what a test declares, slowly or badly if asked, and
@@ -19,15 +16,13 @@ import Synchronization
 /// `start()` and `stop()` are there for a test that keeps a server across steps (an end-to-end test pointing the
 /// `thumbtable` binary at `baseURL`).
 ///
-/// Built on FlyingFox; a reply's body goes through a sequence this server controls, which is how it paces a body,
-/// drops a connection mid-body, and learns that a client went away (its next writes fail, so FlyingFox stops asking
-/// for the body and drops it before the end).
+/// Runs on the demo's `LoopbackServer`, which does the delaying, pacing, dropping and stalling and tells how each
+/// reply's sending ended; this type adds the routes and the record.
 public final class TestHTTPServer: Sendable {
     /// `http://127.0.0.1:PORT`, no trailing slash.
     public let baseURL: URL
     public let port: UInt16
-    private let server: HTTPServer
-    private let running: Task<Void, Never>
+    private let server: LoopbackServer
     private let recorder: Recorder
 
     /// Starts a server on 127.0.0.1 at a free port.
@@ -35,43 +30,34 @@ public final class TestHTTPServer: Sendable {
     /// - Parameters:
     ///   - latency: when set, each request waits a random time in this range before it is answered (before the
     ///     reply's own `delay`): for demos and end-to-end tests that want a network that feels real.
-    ///   - seed: seeds the latency draws, so a run can be repeated (the order in which concurrent requests draw
-    ///     still depends on their arrival).
+    ///   - seed: seeds the latency draws: the same seed gives each request for a path the same latency, run after
+    ///     run, as the demo server's `--seed` does.
     public static func start(latency: ClosedRange<Duration>? = nil, seed: UInt64 = 1) async throws
         -> TestHTTPServer
     {
-        let recorder = Recorder(latency: latency, seed: seed)
-        // The handler timeout bounds a reply's `delay`; tests that want a slow server set their own delays.
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 600, logger: .disabled,
-                                handler: recorder)
-        let running = Task { _ = try? await server.run() }
+        let plan = latency.map { range in
+            FaultPlan(latency: range.lowerBound, jitter: range.upperBound - range.lowerBound, failRate: 0, seed: seed)
+        }
+        let recorder = Recorder(latency: plan)
         do {
-            try await server.waitUntilListening(timeout: 30)
+            let server = try LoopbackServer { request in recorder.answer(request) }
+            return TestHTTPServer(server: server, recorder: recorder)
         } catch {
-            running.cancel()
-            throw TestHTTPServerError("the test HTTP server did not start listening on 127.0.0.1: \(error)")
+            throw TestHTTPServerError("the test HTTP server cannot listen on 127.0.0.1: \(error.reason)")
         }
-        guard case .ip4(_, let port) = await server.listeningAddress else {
-            running.cancel()
-            throw TestHTTPServerError("the test HTTP server has no IPv4 address")
-        }
-        return TestHTTPServer(server: server, running: running, recorder: recorder, port: port)
     }
 
-    private init(server: HTTPServer, running: Task<Void, Never>, recorder: Recorder, port: UInt16) {
+    private init(server: LoopbackServer, recorder: Recorder) {
         self.server = server
-        self.running = running
         self.recorder = recorder
-        self.port = port
-        self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        port = server.port
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
-    /// Stops listening and drops every open connection; waits until the server has stopped.
+    /// Stops listening and drops every open connection, and with them the replies being made.
     public func stop() async {
         recorder.markStopped()
-        await server.stop(timeout: 0)
-        running.cancel()
-        await running.value
+        server.stop()
     }
 
     /// Starts a server, runs `body` with it, and stops the server on every way out of `body`.
@@ -95,8 +81,8 @@ public final class TestHTTPServer: Sendable {
 
     // MARK: Declaring what to serve
 
-    /// Answers every request for `path` (without its query) with `reply`. A later declaration for the same path
-    /// replaces the earlier one.
+    /// Answers every request for `path` (without its query and a trailing slash) with `reply`. A later declaration
+    /// for the same path replaces the earlier one.
     public func serve(_ path: String, _ reply: Reply) {
         recorder.setRoute(path) { _ in reply }
     }
@@ -162,101 +148,9 @@ public final class TestHTTPServer: Sendable {
 // MARK: - Replies and requests
 
 extension TestHTTPServer {
-    /// What the server answers to a request: a status, headers, a body, and how to send them.
-    public struct Reply: Sendable {
-        public var status: Int
-        /// Extra headers. `Content-Length` is added unless `chunked`; a test may set its own to lie.
-        public var headers: [String: String]
-        public var body: [UInt8]
-        /// A pause before the status line is sent.
-        public var delay: Duration?
-        /// When set, the body goes out in chunks of this many bytes with a pause before each chunk after the
-        /// first, so a test can act while the body is arriving.
-        public var pacing: Pacing?
-        /// When set, the connection is dropped after this many bytes of the body: the client sees it end early.
-        public var dropAfter: Int?
-        /// Sends the body with chunked transfer encoding and no `Content-Length`.
-        public var chunked: Bool
-        /// When set, the status line, the headers and this many bytes of the body are sent, then nothing more until
-        /// the server stops: a server that stalls mid-body (0: right after the headers).
-        public var stallAfter: Int?
-
-        public struct Pacing: Sendable {
-            public var chunkSize: Int
-            public var interval: Duration
-            public init(chunkSize: Int, interval: Duration) {
-                precondition(chunkSize > 0)
-                self.chunkSize = chunkSize
-                self.interval = interval
-            }
-        }
-
-        public init(status: Int = 200, headers: [String: String] = [:], body: [UInt8] = [],
-                    delay: Duration? = nil, pacing: Pacing? = nil, dropAfter: Int? = nil, chunked: Bool = false,
-                    stallAfter: Int? = nil) {
-            self.status = status
-            self.headers = headers
-            self.body = body
-            self.delay = delay
-            self.pacing = pacing
-            self.dropAfter = dropAfter
-            self.chunked = chunked
-            self.stallAfter = stallAfter
-        }
-
-        /// A reply that never comes: the request is read, and nothing is sent until the server stops.
-        public static let never = Reply(delay: .seconds(86_400))
-
-        /// A 200 with `body`.
-        public static func ok(_ body: [UInt8], contentType: String? = nil, headers: [String: String] = [:]) -> Reply {
-            var headers = headers
-            if let contentType { headers["Content-Type"] = contentType }
-            return Reply(status: 200, headers: headers, body: body)
-        }
-
-        /// A 200 with the UTF-8 bytes of `text`.
-        public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Reply {
-            .ok(Array(text.utf8), contentType: contentType)
-        }
-
-        /// An empty reply with `status`.
-        public static func status(_ status: Int, headers: [String: String] = [:]) -> Reply {
-            Reply(status: status, headers: headers)
-        }
-
-        /// A redirect to `location` (a path on this server or a full URL).
-        public static func redirect(to location: String, status: Int = 302) -> Reply {
-            Reply(status: status, headers: ["Location": location])
-        }
-
-        /// This reply, after a pause before the status line.
-        public func delayed(by delay: Duration) -> Reply {
-            var copy = self
-            copy.delay = delay
-            return copy
-        }
-
-        /// This reply with its body sent in chunks of `chunkSize` bytes, `interval` apart.
-        public func paced(chunkSize: Int, interval: Duration) -> Reply {
-            var copy = self
-            copy.pacing = Pacing(chunkSize: chunkSize, interval: interval)
-            return copy
-        }
-
-        /// This reply with its body stalled for good after `bytes` bytes (0: right after the headers).
-        public func stalled(after bytes: Int) -> Reply {
-            var copy = self
-            copy.stallAfter = bytes
-            return copy
-        }
-
-        /// This reply with its connection dropped after `bytes` bytes of the body.
-        public func dropped(after bytes: Int) -> Reply {
-            var copy = self
-            copy.dropAfter = bytes
-            return copy
-        }
-    }
+    /// What the server answers to a request: a status, headers, a body, and how to send them (late, paced, dropped,
+    /// stalled), as the demo server answers.
+    public typealias Reply = LoopbackServer.Response
 
     /// A request the server received.
     public struct Request: Sendable {
@@ -265,7 +159,7 @@ extension TestHTTPServer {
         /// 1 for the first request for this path, then 2, …
         public let attempt: Int
         public let method: String
-        /// The path without the query.
+        /// The path without the query and a trailing slash.
         public let path: String
         public let query: [String: String]
         /// Header names lowercased.
@@ -281,10 +175,76 @@ extension TestHTTPServer {
         case answering
         /// The whole reply was handed to the socket.
         case completed
-        /// The client closed the connection before the whole reply was written (the server's writes failed).
+        /// The client closed the connection before the whole reply was written (the server's writes failed, or a
+        /// stalled body saw the connection end).
         case closedByClient
         /// The reply's `dropAfter` dropped the connection mid-body.
         case droppedByServer
+
+        init(_ outcome: LoopbackServer.Outcome) {
+            switch outcome {
+            case .completed: self = .completed
+            case .closedByClient: self = .closedByClient
+            case .droppedByServer: self = .droppedByServer
+            }
+        }
+    }
+}
+
+// MARK: - Replies tests declare
+
+extension LoopbackServer.Response {
+    /// A reply that never comes: the request is read, and nothing is sent until the server stops.
+    public static let never = Self(delay: .seconds(86_400))
+
+    /// A 200 with `body`.
+    public static func ok(_ body: [UInt8], contentType: String? = nil, headers: [String: String] = [:]) -> Self {
+        var headers = headers
+        if let contentType { headers["Content-Type"] = contentType }
+        return Self(status: 200, headers: headers, body: body)
+    }
+
+    /// A 200 with the UTF-8 bytes of `text`.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Self {
+        .ok(Array(text.utf8), contentType: contentType)
+    }
+
+    /// An empty reply with `status`.
+    public static func status(_ status: Int, headers: [String: String] = [:]) -> Self {
+        Self(status: status, headers: headers)
+    }
+
+    /// A redirect to `location` (a path on this server or a full URL).
+    public static func redirect(to location: String, status: Int = 302) -> Self {
+        Self(status: status, headers: ["Location": location])
+    }
+
+    /// This reply, after a pause before the status line.
+    public func delayed(by delay: Duration) -> Self {
+        var copy = self
+        copy.delay = delay
+        return copy
+    }
+
+    /// This reply with its body sent in chunks of `chunkSize` bytes, `interval` apart.
+    public func paced(chunkSize: Int, interval: Duration) -> Self {
+        var copy = self
+        copy.pacing = Pacing(chunkSize: chunkSize, interval: interval)
+        return copy
+    }
+
+    /// This reply with its body stalled for good after `bytes` bytes (0: right after the headers).
+    public func stalled(after bytes: Int) -> Self {
+        var copy = self
+        copy.stallAfter = bytes
+        return copy
+    }
+
+    /// This reply with its connection dropped after `bytes` bytes of the body.
+    public func dropped(after bytes: Int) -> Self {
+        var copy = self
+        copy.dropAfter = bytes
+        return copy
     }
 }
 
@@ -296,8 +256,8 @@ public struct TestHTTPServerError: Error, CustomStringConvertible {
 
 // MARK: - The handler and its records
 
-/// Routes requests to replies and keeps the record; the FlyingFox handler of a `TestHTTPServer`.
-private final class Recorder: HTTPHandler, Sendable {
+/// Routes requests to replies and keeps the record; the handler of a `TestHTTPServer`'s loopback server.
+private final class Recorder: Sendable {
     typealias Route = @Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply
 
     private struct Waiter {
@@ -312,17 +272,17 @@ private final class Recorder: HTTPHandler, Sendable {
         var mounts: [(prefix: String, directory: URL)] = []
         var requests: [TestHTTPServer.Request] = []
         var attempts: [String: Int] = [:]
-        var latency: ClosedRange<Duration>?
-        var random: SplitMix64
         var waiters: [Waiter] = []
         var nextWaiterID = 0
         var stopped = false
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
+    /// Draws each request's latency, when the server has one.
+    private let latency: FaultPlan?
 
-    init(latency: ClosedRange<Duration>?, seed: UInt64) {
-        state = Mutex(State(latency: latency, random: SplitMix64(seed: seed)))
+    init(latency: FaultPlan?) {
+        self.latency = latency
     }
 
     func setRoute(_ path: String, _ route: @escaping Route) {
@@ -343,38 +303,28 @@ private final class Recorder: HTTPHandler, Sendable {
 
     // MARK: Answering
 
-    func handleRequest(_ http: HTTPRequest) async throws -> HTTPResponse {
-        let (request, route, mounts, latency) = state.withLock { state in
-            let attempt = state.attempts[http.path, default: 0] + 1
-            state.attempts[http.path] = attempt
-            var headers: [String: String] = [:]
-            for (name, value) in http.headers { headers[name.rawValue.lowercased()] = value }
+    func answer(_ http: LoopbackServer.Request) -> LoopbackServer.Response {
+        // Routes are declared without a trailing slash: "/api/species" answers "/api/species/".
+        let path = http.path.count > 1 && http.path.hasSuffix("/") ? String(http.path.dropLast()) : http.path
+        let (request, route, mounts) = state.withLock { state in
+            let attempt = state.attempts[path, default: 0] + 1
+            state.attempts[path] = attempt
             var query: [String: String] = [:]
             for item in http.query { query[item.name] = item.value }
             let request = TestHTTPServer.Request(
-                number: state.requests.count + 1, attempt: attempt, method: http.method.rawValue, path: http.path,
-                query: query, headers: headers, arrivedAt: .now, outcome: .answering)
+                number: state.requests.count + 1, attempt: attempt, method: http.method, path: path,
+                query: query, headers: http.headers, arrivedAt: .now, outcome: .answering)
             state.requests.append(request)
-            let latency = state.latency.map { range in
-                range.lowerBound + (range.upperBound - range.lowerBound) * state.random.nextFraction()
-            }
-            return (request, state.routes[http.path], state.mounts, latency)
+            return (request, state.routes[path], state.mounts)
         }
         wakeWaiters()
 
-        let reply = route?(request) ?? Self.file(for: request.path, in: mounts) ?? .status(404)
-        // A client that goes away during these pauses is only noticed when the reply is written.
-        if let latency { try await Task.sleep(for: latency) }
-        if let delay = reply.delay { try await Task.sleep(for: delay) }
-
-        var headers = HTTPHeaders()
-        for (name, value) in reply.headers { headers[HTTPHeader(name)] = value }
-        let body = ReplyBody(reply: reply, watch: BodyWatch(number: request.number, recorder: self))
-        let sequence = reply.chunked
-            ? HTTPBodySequence(from: body, suggestedBufferSize: body.chunkSize)
-            : HTTPBodySequence(from: body, count: reply.body.count, suggestedBufferSize: body.chunkSize)
-        let status = HTTPStatusCode(reply.status, phrase: httpReasonPhrase(reply.status))
-        return HTTPResponse(statusCode: status, headers: headers, body: sequence)
+        var reply = route?(request) ?? Self.file(for: request.path, in: mounts) ?? .status(404)
+        // A client that goes away during the delay is only noticed when the reply is written.
+        reply.delay += latency?.decide(key: request.path, attempt: request.attempt).delay ?? .zero
+        let number = request.number
+        reply.ended = { [weak self] outcome in self?.record(TestHTTPServer.Outcome(outcome), for: number) }
+        return reply
     }
 
     /// A file under a mounted directory, or nil when the path is under no mount.
@@ -404,8 +354,8 @@ private final class Recorder: HTTPHandler, Sendable {
 
     // MARK: Outcomes and waiting
 
-    /// Sets a request's outcome once: the first of completed, dropped or closed wins. Nothing is recorded after
-    /// `stop()`, when the server itself drops the connections.
+    /// Sets a request's outcome once. Nothing is recorded after `stop()`, when the server itself drops the
+    /// connections.
     func record(_ outcome: TestHTTPServer.Outcome, for number: Int) {
         let changed = state.withLock { state -> Bool in
             guard !state.stopped, state.requests[number - 1].outcome == .answering else { return false }
@@ -461,82 +411,5 @@ private final class Recorder: HTTPHandler, Sendable {
             return state.waiters.remove(at: i)
         }
         expired?.continuation.resume(returning: false)
-    }
-}
-
-/// Reports how the body of one reply ended. FlyingFox asks the body for chunks until it ends, and stops asking
-/// (dropping the body) when a write fails because the client went away: so a body dropped before its end, other
-/// than by `dropAfter`, means the client closed the connection.
-private final class BodyWatch: Sendable {
-    let number: Int
-    let recorder: Recorder
-    private let ended = Atomic<Bool>(false)
-
-    init(number: Int, recorder: Recorder) {
-        self.number = number
-        self.recorder = recorder
-    }
-
-    func end(_ outcome: TestHTTPServer.Outcome) {
-        guard !ended.exchange(true, ordering: .relaxed) else { return }
-        recorder.record(outcome, for: number)
-    }
-
-    deinit {
-        if !ended.load(ordering: .relaxed) { recorder.record(.closedByClient, for: number) }
-    }
-}
-
-/// The body of a reply as FlyingFox reads it: in chunks, paced and dropped as the reply says.
-private struct ReplyBody: AsyncBufferedSequence {
-    typealias Element = UInt8
-    let bytes: [UInt8]
-    let chunkSize: Int
-    let interval: Duration?
-    let dropAfter: Int?
-    let stallAfter: Int?
-    let watch: BodyWatch
-
-    init(reply: TestHTTPServer.Reply, watch: BodyWatch) {
-        bytes = reply.body
-        chunkSize = reply.pacing?.chunkSize ?? 64 << 10
-        interval = reply.pacing?.interval
-        dropAfter = reply.dropAfter
-        stallAfter = reply.stallAfter
-        self.watch = watch
-    }
-
-    func makeAsyncIterator() -> Iterator {
-        Iterator(body: self)
-    }
-
-    struct Dropped: Error {}
-
-    struct Iterator: AsyncBufferedIteratorProtocol {
-        let body: ReplyBody
-        var offset = 0
-
-        mutating func next() async throws -> UInt8? {
-            try await nextBuffer(suggested: 1)?.first
-        }
-
-        mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
-            if let dropAfter = body.dropAfter, offset >= dropAfter {
-                body.watch.end(.droppedByServer)
-                throw Dropped()
-            }
-            guard offset < body.bytes.count else {
-                body.watch.end(.completed)
-                return nil
-            }
-            // Ended by the server's stop, which cancels this task.
-            if let stallAfter = body.stallAfter, offset >= stallAfter { try await Task.sleep(for: .seconds(86_400)) }
-            if offset > 0, let interval = body.interval { try await Task.sleep(for: interval) }
-            var end = Swift.min(body.bytes.count, offset + Swift.min(Swift.max(count, 1), body.chunkSize))
-            if let dropAfter = body.dropAfter { end = Swift.min(end, dropAfter) }
-            if let stallAfter = body.stallAfter, offset < stallAfter { end = Swift.min(end, stallAfter) }
-            defer { offset = end }
-            return body.bytes[offset..<end]
-        }
     }
 }

@@ -1,5 +1,3 @@
-import Cells
-
 /// Where a text taller than its box stands: the first line shown, kept within the text as it was last drawn.
 ///
 /// The detail pane, the page failure pane and the help overlay scroll with it. Drawing records the text's length
@@ -39,26 +37,3 @@ public struct TextScroll: Sendable, Equatable {
     private var maxTop: Int { max(0, lineCount - height) }
 }
 
-extension CellBuffer {
-    /// Draws the lines of a scrolled text that show in a box, each styled by its role, and which lines show at the
-    /// buffer's top right when not all do. Records the text's length in `scroll` (see `TextScroll.fit`).
-    mutating func drawScrolled(_ lines: [(String, CellStyle.Role)], x: Int, y: Int, width: Int, height: Int,
-                               scroll: inout TextScroll, theme: Theme) {
-        scroll.fit(lineCount: lines.count, height: height)
-        for (i, (text, role)) in lines.dropFirst(scroll.top).prefix(height).enumerated() {
-            switch role {
-            case .title: put(text, x: x, y: y + i, style: theme.title, maxWidth: width)
-            case .subtitle: put(text, x: x, y: y + i, style: theme.subtitle, maxWidth: width)
-            case .error: put(text, x: x, y: y + i, style: theme.error, maxWidth: width)
-            case .plain: put(text, x: x, y: y + i, maxWidth: width)
-            case .labelled(let labelLength):
-                let label = String(text.prefix(labelLength))
-                let used = put(label, x: x, y: y + i, style: theme.label, maxWidth: width)
-                put(String(text.dropFirst(labelLength)), x: x + used, y: y + i, maxWidth: width - used)
-            }
-        }
-        if let marker = scroll.marker {
-            put(marker, x: self.width - marker.count - 1, y: 0, style: theme.attribution)
-        }
-    }
-}

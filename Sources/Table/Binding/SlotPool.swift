@@ -1,9 +1,8 @@
 import Foundation
-import Items
 
 /// A pool of reusable row slots, sized to the screen, serving any number of rows.
 ///
-/// `dequeue` gives the slot already bound to a row if there is one, otherwise the least recently used slot that is
+/// `bind` gives a row the slot already bound to it if there is one, otherwise the least recently used slot that is
 /// not on screen, made ready with `prepareForReuse` and bound anew. The pool grows only when the screen shows more
 /// rows than it has slots, never with the number of rows scrolled through.
 @MainActor
@@ -12,13 +11,15 @@ public final class SlotPool {
     public let counters: SlotCounters
     /// Slots kept beyond the rows on screen, so a row just scrolled off keeps its picture for a moment.
     public let margin: Int
+    private let changed: ChangeSignal
     private var slotForItem: [Int: RowSlot] = [:]
     private var lastUse: [Int: UInt64] = [:]
     private var clock: UInt64 = 0
 
-    public init(margin: Int = 4, counters: SlotCounters = SlotCounters()) {
+    init(margin: Int, counters: SlotCounters, changed: ChangeSignal) {
         self.margin = margin
         self.counters = counters
+        self.changed = changed
     }
 
     /// The slot bound to an item, if any.
@@ -28,15 +29,16 @@ public final class SlotPool {
 
     /// Binds slots to the rows on screen, in order: rows that already have a slot keep it (and its picture);
     /// the others take free or off-screen slots, whose old loads are cancelled.
-    public func bind(visible: [(index: Int, item: Item)], size: ThumbnailSize, loader: any ThumbnailLoading,
-                     onChange: @escaping @MainActor () -> Void) {
+    /// - Returns: the slots bound anew, in the order of the rows, for the binder to show or load their pictures.
+    func bind(visible: [(index: Int, imageURL: URL?)]) -> [RowSlot] {
         clock += 1
         let wanted = Set(visible.map(\.index))
         // The pool holds the rows on screen plus a margin; it never shrinks, so slots are not churned on resize.
         while slots.count < visible.count + margin {
-            slots.append(RowSlot(id: slots.count))
+            slots.append(RowSlot(id: slots.count, counters: counters, changed: changed))
         }
-        for (index, item) in visible {
+        var bound: [RowSlot] = []
+        for (index, url) in visible {
             if let slot = slotForItem[index] {
                 lastUse[slot.id] = clock
                 continue
@@ -46,25 +48,24 @@ public final class SlotPool {
                 slotForItem[old] = nil
                 counters.slotReuses += 1
             }
-            if slot.prepareForReuse() { counters.requestsCancelled += 1 }
-            slot.bind(to: index, item: item, size: size, loader: loader, counters: counters, onChange: onChange)
+            slot.prepareForReuse()
+            slot.bind(to: index, imageURL: url)
             slotForItem[index] = slot
             lastUse[slot.id] = clock
+            bound.append(slot)
         }
+        return bound
     }
 
     /// Frees every slot (the list was replaced or the thumbnail size changed), cancelling their loads.
-    public func unbindAll() {
-        for slot in slots where slot.boundItem != nil {
-            if slot.prepareForReuse() { counters.requestsCancelled += 1 }
-        }
+    func unbindAll() {
+        for slot in slots where slot.boundItem != nil { slot.prepareForReuse() }
         slotForItem.removeAll()
     }
 
-    /// Frees the slot bound to an item (the item changed), cancelling its load; the next layout binds it anew.
-    public func unbind(item index: Int) {
-        guard let slot = slotForItem.removeValue(forKey: index) else { return }
-        if slot.prepareForReuse() { counters.requestsCancelled += 1 }
+    /// Frees the slot bound to an item (the item changed), cancelling its load; the next update binds it anew.
+    func unbind(item index: Int) {
+        slotForItem.removeValue(forKey: index)?.prepareForReuse()
     }
 
     /// Whether any slot bound to one of these items is loading.

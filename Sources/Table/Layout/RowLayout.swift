@@ -9,10 +9,10 @@ public struct RowLayout: Sendable {
     /// The width of the list area in columns.
     public let width: Int
     /// The thumbnail block, or nil when the screen is too narrow to show one (compact rows).
-    public let thumbnail: ThumbnailSize?
+    public let thumbnail: CellSize?
     public static let maxTitleLines = 3
 
-    public init(width: Int, thumbnail: ThumbnailSize) {
+    public init(width: Int, thumbnail: CellSize) {
         self.width = width
         // A thumbnail needs room for itself and a useful amount of text beside it.
         self.thumbnail = width >= thumbnail.columns + 20 ? thumbnail : nil

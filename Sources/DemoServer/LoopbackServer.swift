@@ -1,0 +1,380 @@
+import Foundation
+import HTTP
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1, the one the demo and the tests' servers both run on: requests on keep-alive
+/// connections, answered by a handler, and sent the way the answer asks: late, slowly, cut off mid-body or stalled,
+/// reporting how each send ended (whole, dropped by us, or abandoned by the client).
+///
+/// One thread per connection, with blocking reads, writes and waits: a demo or a test has a handful of connections,
+/// a thread that blocks in `send` is how the server learns that a client went away mid-body, and nothing it does
+/// waits for the Swift cooperative pool, which a busy test run can keep full for seconds.
+///
+/// It is ours rather than FlyingFox's: FlyingFox imports FoundationNetworking, which links libcurl into the
+/// `thumbtable` binary at start (the HTTP module opens libcurl only on the first request), and that made every
+/// `thumbtable render` about 37 ms slower (README, "Where we wrote our own").
+public final class LoopbackServer: Sendable {
+    /// A request's head (a body, which a GET should not have, is skipped).
+    public struct Request: Sendable {
+        /// "GET", "HEAD", …
+        public var method: String
+        /// The path, percent-decoded: "/api/species/".
+        public var path: String
+        /// The query's items in order, percent-decoded.
+        public var query: [(name: String, value: String)]
+        /// The headers, names lowercased; of a repeated header, the last.
+        public var headers: [String: String]
+        /// The `Host` header, if sent.
+        public var host: String? { headers["host"] }
+    }
+
+    /// An answer and how to send it. The handler decides it; the server does the waiting and the cutting, so the
+    /// demo's latency and faults and the tests' are the same code.
+    public struct Response: Sendable {
+        public var status: Int
+        /// Sent sorted by name. `Content-Length` is added unless `chunked` or already there (a test may lie with it).
+        public var headers: [String: String]
+        public var body: [UInt8]
+        /// A pause before the status line.
+        public var delay: Duration
+        /// When set, the body goes out in chunks of this many bytes with a pause before each chunk after the first.
+        public var pacing: Pacing?
+        /// When set, the connection is closed after this many bytes of the body: the client sees it end early.
+        public var dropAfter: Int?
+        /// Sends the body with chunked transfer encoding and no `Content-Length`.
+        public var chunked: Bool
+        /// When set, the head and this many bytes of the body are sent, then nothing until the client closes the
+        /// connection or the server stops: a server that stalls mid-body (0: right after the headers).
+        public var stallAfter: Int?
+        /// Told once how sending ended, unless the server was stopped first.
+        public var ended: (@Sendable (Outcome) -> Void)?
+
+        public struct Pacing: Sendable {
+            public var chunkSize: Int
+            public var interval: Duration
+            public init(chunkSize: Int, interval: Duration) {
+                precondition(chunkSize > 0)
+                self.chunkSize = chunkSize
+                self.interval = interval
+            }
+        }
+
+        public init(status: Int = 200, headers: [String: String] = [:], body: [UInt8] = [], delay: Duration = .zero,
+                    pacing: Pacing? = nil, dropAfter: Int? = nil, chunked: Bool = false, stallAfter: Int? = nil,
+                    ended: (@Sendable (Outcome) -> Void)? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.pacing = pacing
+            self.dropAfter = dropAfter
+            self.stallAfter = stallAfter
+            self.chunked = chunked
+            self.ended = ended
+        }
+    }
+
+    /// How sending a response ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The whole response was handed to the socket.
+        case completed
+        /// The client closed the connection before the whole response was written (a write failed, or a stalled
+        /// body saw the connection end).
+        case closedByClient
+        /// The response's `dropAfter` closed the connection mid-body.
+        case droppedByServer
+    }
+
+    /// Answers a request, on the connection's thread; it should decide quickly (the response's `delay` is waited
+    /// by the server).
+    public typealias Handler = @Sendable (Request) -> Response
+
+    /// Why the server could not listen.
+    public struct ListenFailure: Error, Sendable {
+        public var reason: String
+    }
+
+    public let port: UInt16
+    private let socket: Int32
+    private let handler: Handler
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var stopped = false
+        var connections: Set<Int32> = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Listens on 127.0.0.1:`port` (0 takes a free port) and starts accepting. Throws a reason a user can read.
+    public init(port: UInt16 = 0, handler: @escaping Handler) throws(ListenFailure) {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ListenFailure(reason: Self.errnoText()) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        // SOMAXCONN: a burst of connections (a test's concurrent loads, a fast scroll) waits in the queue rather
+        // than being refused.
+        guard bound == 0, listen(fd, SOMAXCONN) == 0 else {
+            let reason = Self.errnoText()
+            close(fd)
+            throw ListenFailure(reason: reason)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = UInt16(bigEndian: address.sin_port)
+        socket = fd
+        self.handler = handler
+        let thread = Thread { [self] in acceptConnections() }
+        thread.name = "loopback server: accept"
+        thread.start()
+    }
+
+    /// Stops accepting and closes every open connection. Answers being made or waited for are dropped.
+    public func stop() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.stopped else { return [] }
+            state.stopped = true
+            // Shutting a socket down wakes the thread blocked on it (in an accept, a read, a write or a delay); that
+            // thread closes it. Under the lock, because a connection's thread closes its socket under it too: a
+            // number closed and reused by another server in the process must never be shut down here.
+            shutdown(socket, Int32(SHUT_RDWR))
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once `stop()` has been called.
+    public func waitUntilStopped() async {
+        await withCheckedContinuation { continuation in
+            let stopped = state.withLock { state in
+                if !state.stopped { state.waiters.append(continuation) }
+                return state.stopped
+            }
+            if stopped { continuation.resume() }
+        }
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    // MARK: Connections
+
+    private func acceptConnections() {
+        while true {
+            let connection = accept(socket, nil, nil)
+            if connection < 0 {
+                let error = errno
+                if isStopped { break }
+                // Out of descriptors or memory for a moment: the server keeps listening and tries again shortly.
+                if error != EINTR && error != ECONNABORTED { Thread.sleep(forTimeInterval: 0.01) }
+                continue
+            }
+            let accepted = state.withLock { state in
+                if !state.stopped { state.connections.insert(connection) }
+                return !state.stopped
+            }
+            guard accepted else {
+                close(connection)
+                break
+            }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            var yes: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            // An idle keep-alive connection is closed after ten minutes.
+            var idle = timeval(tv_sec: 600, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &idle, socklen_t(MemoryLayout<timeval>.size))
+            let thread = Thread { [self] in serve(connection) }
+            thread.name = "loopback server: connection"
+            thread.start()
+        }
+        close(socket)
+    }
+
+    /// Answers the requests on one connection in turn until the client closes it, asks to, or the server stops.
+    private func serve(_ connection: Int32) {
+        defer {
+            state.withLock { state in
+                state.connections.remove(connection)
+                close(connection)
+            }
+        }
+        var pending: [UInt8] = []
+        while let (request, keepAlive) = readRequest(connection, pending: &pending) {
+            let response = handler(request)
+            let outcome = pause(for: response.delay, on: connection)
+                ? send(response, to: connection, withBody: request.method != "HEAD")
+                : .closedByClient
+            // A send the server's stop cut short is not the client's doing; nobody is told.
+            guard let outcome, !isStopped else { return }
+            response.ended?(outcome)
+            if outcome != .completed || !keepAlive { return }
+        }
+    }
+
+    /// Reads the next request's head. Nil when the connection ends or sends something that is not an HTTP request;
+    /// a malformed request is answered with 400 first.
+    private func readRequest(_ connection: Int32, pending: inout [UInt8]) -> (Request, keepAlive: Bool)? {
+        let end: Int
+        while true {
+            if let found = Self.endOfHead(in: pending) {
+                end = found
+                break
+            }
+            guard pending.count < 64 << 10 else { return nil }
+            guard receive(from: connection, into: &pending) else { return nil }
+            // A request starts with a method in capitals; anything else (a TLS hello to this plain-HTTP server)
+            // is closed at once rather than waited on.
+            guard let first = pending.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return nil }
+        }
+        let head = String(decoding: pending[..<end], as: UTF8.self)
+        pending.removeFirst(end + 4)
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
+        }
+        guard parts.count == 3, let components = URLComponents(string: String(parts[1])) else {
+            _ = send(Response(status: 400, body: Array("bad request\n".utf8)), to: connection, withBody: true)
+            return nil
+        }
+        if let length = headers["content-length"].flatMap(Int.init), length > 0 {
+            guard length <= 1 << 20, skip(length, on: connection, pending: &pending) else { return nil }
+        }
+        let request = Request(method: String(parts[0]), path: components.path,
+                              query: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                              headers: headers)
+        let keepAlive = parts[2] == "HTTP/1.1" && headers["connection"]?.lowercased() != "close"
+        return (request, keepAlive)
+    }
+
+    private func skip(_ count: Int, on connection: Int32, pending: inout [UInt8]) -> Bool {
+        while pending.count < count {
+            guard receive(from: connection, into: &pending) else { return false }
+        }
+        pending.removeFirst(count)
+        return true
+    }
+
+    /// Appends what the connection has to `pending`, up to 16 KB; false when it is closed or failed.
+    private func receive(from connection: Int32, into pending: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        pending.append(contentsOf: chunk[..<count])
+        return true
+    }
+
+    private static func endOfHead(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i
+        }
+        return nil
+    }
+
+    // MARK: Sending
+
+    /// Writes the head, then the body as the response says (paced, cut, stalled, chunked). Nil when the server
+    /// stopped during a stall.
+    private func send(_ response: Response, to connection: Int32, withBody: Bool) -> Outcome? {
+        var head = "HTTP/1.1 \(response.status) \(httpReasonPhrase(response.status))\r\n"
+        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        let namesLength = response.headers.keys.contains { $0.lowercased() == "content-length" }
+        if response.chunked {
+            head += "Transfer-Encoding: chunked\r\n"
+        } else if !namesLength {
+            head += "Content-Length: \(response.body.count)\r\n"
+        }
+        head += "\r\n"
+        guard write(Array(head.utf8), on: connection) else { return .closedByClient }
+        guard withBody else { return .completed }
+
+        let body = response.body
+        let chunkSize = response.pacing?.chunkSize ?? 64 << 10
+        var offset = 0
+        while offset < body.count {
+            if let dropAfter = response.dropAfter, offset >= dropAfter { return .droppedByServer }
+            if let stallAfter = response.stallAfter, offset >= stallAfter { return waitForClose(connection) }
+            if offset > 0, let interval = response.pacing?.interval, !pause(for: interval, on: connection) {
+                return isStopped ? nil : .closedByClient
+            }
+            var end = min(body.count, offset + chunkSize)
+            if let dropAfter = response.dropAfter { end = min(end, dropAfter) }
+            if let stallAfter = response.stallAfter { end = min(end, stallAfter) }
+            var bytes = Array(body[offset..<end])
+            if response.chunked { bytes = Array(String(bytes.count, radix: 16).utf8) + [13, 10] + bytes + [13, 10] }
+            guard write(bytes, on: connection) else { return .closedByClient }
+            offset = end
+        }
+        if response.chunked, !write(Array("0\r\n\r\n".utf8), on: connection) { return .closedByClient }
+        return .completed
+    }
+
+    /// A stalled body: reads (and drops) whatever comes until the client closes the connection, or the server's
+    /// stop shuts it down.
+    private func waitForClose(_ connection: Int32) -> Outcome? {
+        var scratch = [UInt8](repeating: 0, count: 4 << 10)
+        while true {
+            let count = scratch.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count > 0 { continue }
+            // The idle limit (SO_RCVTIMEO) is not the end of a stall.
+            if count < 0, errno == EAGAIN || errno == EINTR, !isStopped { continue }
+            return isStopped ? nil : .closedByClient
+        }
+    }
+
+    private func write(_ bytes: [UInt8], on connection: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            // MSG_NOSIGNAL: a client that has gone is an error here, not a SIGPIPE that ends the process.
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(connection, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Waits `duration` on the connection's thread; false when the connection broke meanwhile: the server stopped,
+    /// or the client reset it. A client that only closes its end is noticed by the next write.
+    private func pause(for duration: Duration, on connection: Int32) -> Bool {
+        guard duration > .zero else { return true }
+        let clock = ContinuousClock()
+        let end = clock.now + duration
+        while true {
+            let left = clock.now.duration(to: end)
+            guard left > .zero else { return true }
+            let (seconds, attoseconds) = left.components
+            // Rounded up, so that a wait never ends early.
+            let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + Self.attosecondsPerMillisecond - 1)
+                                         / Self.attosecondsPerMillisecond)
+            // No events asked for: poll returns on the timeout, or on POLLHUP, which only both ends shut (our
+            // stop) raises.
+            var watch = pollfd(fd: connection, events: 0, revents: 0)
+            let ready = poll(&watch, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready != 0 { return false }
+        }
+    }
+
+    private static let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+}

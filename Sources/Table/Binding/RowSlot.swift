@@ -1,0 +1,109 @@
+import Cells
+import Foundation
+
+/// A reusable row: the terminal counterpart of a reused table-view cell.
+///
+/// A slot is bound to one row at a time. Binding it to another row cancels the old row's thumbnail task
+/// (`prepareForReuse`) and bumps `bindingGeneration`; a result is applied only if it carries the generation the slot
+/// still has, so a late result can never paint the wrong row.
+@MainActor
+public final class RowSlot {
+    public let id: Int
+    /// The index of the bound item in the list of loaded items, or nil while the slot is free.
+    public private(set) var boundItem: Int?
+    /// Bumped on every bind: results from an earlier binding are dropped.
+    public private(set) var bindingGeneration = 0
+    public private(set) var thumbnail: ThumbnailState = .none
+    /// The URL of the thumbnail being shown or loaded.
+    public private(set) var imageURL: URL?
+    /// What last happened to the slot, for the reuse overlay.
+    public private(set) var event: Event = .free
+    /// Loads cancelled because the slot was reused or reloaded before they finished.
+    public private(set) var cancellations = 0
+    private var task: Task<Void, Never>?
+    private let counters: SlotCounters
+    private let changed: ChangeSignal
+
+    /// What last happened to a slot.
+    public enum Event: String, Sendable {
+        case free, loading, cancelled, cached, painted, failed
+        case noImage = "no image"
+    }
+
+    init(id: Int, counters: SlotCounters, changed: ChangeSignal) {
+        self.id = id
+        self.counters = counters
+        self.changed = changed
+    }
+
+    /// Makes the slot ready for another row: cancels its task and forgets its picture.
+    /// - Returns: whether a load was under way and got cancelled.
+    @discardableResult
+    func prepareForReuse() -> Bool {
+        let cancelled = task != nil
+        task?.cancel()
+        task = nil
+        if cancelled {
+            cancellations += 1
+            counters.loadsCancelled += 1
+        }
+        event = cancelled ? .cancelled : .free
+        thumbnail = .none
+        boundItem = nil
+        imageURL = nil
+        return cancelled
+    }
+
+    /// Binds the slot to an item whose row image is `url`; the binder then shows its picture or starts its load.
+    func bind(to index: Int, imageURL url: URL?) {
+        bindingGeneration += 1
+        boundItem = index
+        imageURL = url
+        if url == nil {
+            thumbnail = .none
+            event = .noImage
+        }
+    }
+
+    /// Shows the bound row's picture at once: the loader had it in memory.
+    func show(_ picture: CellBuffer) {
+        thumbnail = .loaded(picture)
+        event = .cached
+    }
+
+    /// Awaits the bound row's load; its result is painted only if the slot is still bound the same way then.
+    func start(_ load: ThumbnailLoad) {
+        guard let index = boundItem else { return }
+        thumbnail = .loading
+        event = .loading
+        counters.loadsStarted += 1
+        let generation = bindingGeneration
+        task = Task { [weak self] in
+            guard let state = await ThumbnailState.load(load) else { return }
+            self?.apply(state, generation: generation, item: index)
+        }
+    }
+
+    /// Loads the thumbnail again (after a failure, or on the user's `r`), cancelling the load under way.
+    func reload(_ load: ThumbnailLoad) {
+        guard boundItem != nil, imageURL != nil else { return }
+        if task != nil { cancellations += 1 }
+        task?.cancel()
+        bindingGeneration += 1
+        start(load)
+    }
+
+    /// Applies a finished load if the slot is still bound the way it was when the load started.
+    private func apply(_ state: ThumbnailState, generation: Int, item: Int) {
+        guard generation == bindingGeneration, !Task.isCancelled else {
+            counters.staleResultsDropped += 1
+            return
+        }
+        // Cannot happen while the generation check holds; counted so tests and --stats-file can prove it.
+        if boundItem != item { counters.wrongPaints += 1 }
+        thumbnail = state
+        task = nil
+        if case .failed = state { event = .failed } else { event = .painted }
+        changed.send()
+    }
+}

@@ -1,0 +1,42 @@
+import Cells
+import Foundation
+
+/// What a row slot asks for: the thumbnail of an image, drawn as text cells of a given size.
+///
+/// The table knows nothing of networks, codecs or caches: the app supplies a loader, and the table owns when a
+/// load starts, when it is cancelled, and whether its result may still be painted.
+public protocol ThumbnailLoading: Sendable {
+    /// The image at `url` drawn to fit `size`: ready now from memory (a row scrolled back into view is drawn in the
+    /// same frame), or a load to await, which throws a readable error and honours cancellation. The memory cache is
+    /// looked at once, here.
+    func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad
+    /// Warms these pictures at low priority; those not listed any more are cancelled. Each call replaces the last.
+    func prefetch(_ urls: [URL], size: CellSize)
+    /// Forgets an image in every cache, so the next load fetches it again.
+    func removeFromCache(_ url: URL)
+    /// Fetches a picture into the caches at batch priority, below the rows on screen (the `P` key).
+    func warm(_ url: URL, size: CellSize) async throws
+}
+
+/// A thumbnail as a loader answers for it: ready, or to be awaited.
+public enum ThumbnailLoad: Sendable {
+    case ready(CellBuffer)
+    /// The load; awaiting it starts or joins the work, and cancelling the awaiting task leaves it.
+    case pending(@Sendable () async throws -> CellBuffer)
+
+    /// The picture, waiting for it if need be.
+    public func value() async throws -> CellBuffer {
+        switch self {
+        case .ready(let cells): cells
+        case .pending(let load): try await load()
+        }
+    }
+}
+
+extension ThumbnailLoading {
+    public func prefetch(_ urls: [URL], size: CellSize) {}
+    public func removeFromCache(_ url: URL) {}
+    public func warm(_ url: URL, size: CellSize) async throws {
+        _ = try await thumbnail(url, size: size).value()
+    }
+}

@@ -1,0 +1,68 @@
+import Cells
+
+/// Where the list's rows go on the screen: the list area, each row's height (cached for the width), the rows that
+/// show and the line each starts on. It is the one place that answers "which rows are where", so a grid view plugs
+/// in here.
+public struct ListLayout: Sendable {
+    /// The screen's size.
+    public private(set) var columns = 80, rows = 24
+    /// The geometry of one row at this width.
+    public private(set) var row: RowLayout
+    private let thumbnail: CellSize
+    private var heightCache: [Int: Int] = [:]
+
+    init(thumbnail: CellSize) {
+        self.thumbnail = thumbnail
+        self.row = RowLayout(width: columns, thumbnail: thumbnail)
+    }
+
+    /// Takes a new screen size; heights are forgotten when the width changes.
+    mutating func resize(columns: Int, rows: Int) {
+        self.columns = max(1, columns)
+        self.rows = max(1, rows)
+        if row.width != self.columns {
+            row = RowLayout(width: self.columns, thumbnail: thumbnail)
+            heightCache.removeAll()
+        }
+    }
+
+    /// The screen line the list starts on: below the header when there is room for one.
+    public var listTop: Int { rows >= 4 ? 1 : 0 }
+
+    /// Lines of the list area: the screen less the header, footer and status lines.
+    public var listHeight: Int { rows >= 4 ? rows - 3 : max(1, rows - 1) }
+
+    /// The height of a display row; cached per width, computed only for rows asked about.
+    mutating func rowHeight(_ display: Int, in list: ListState) -> Int {
+        guard let index = list.itemIndex(forRow: display) else { return row.statusRowHeight }
+        if let h = heightCache[index] { return h }
+        let h = row.height(for: list.items[index])
+        heightCache[index] = h
+        return h
+    }
+
+    /// Forgets an item's height (the item changed).
+    mutating func forgetHeight(ofItem index: Int) {
+        heightCache[index] = nil
+    }
+
+    /// The display rows on screen for this viewport.
+    mutating func visibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+        viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
+    }
+
+    /// The rows on screen, each with the line of the list area it starts on.
+    mutating func placedRows(_ viewport: ListViewport, in list: ListState) -> [(row: Int, y: Int)] {
+        var y = 0
+        return visibleRows(viewport, in: list).map { display in
+            defer { y += rowHeight(display, in: list) }
+            return (display, y)
+        }
+    }
+
+    /// The display row under a line of the list area (a click), or nil below the last row or the list.
+    mutating func row(atLine line: Int, _ viewport: ListViewport, in list: ListState) -> Int? {
+        guard line < listHeight else { return nil }
+        return viewport.row(atLine: line, count: list.displayCount) { rowHeight($0, in: list) }
+    }
+}

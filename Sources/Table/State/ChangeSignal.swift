@@ -1,0 +1,10 @@
+/// The table's one "something changed, draw again" callback: the controller, the thumbnail binder, the slots and
+/// the panes send through it, and the app (or a test) says once what it does.
+@MainActor
+final class ChangeSignal {
+    var handler: @MainActor () -> Void = {}
+
+    func send() {
+        handler()
+    }
+}

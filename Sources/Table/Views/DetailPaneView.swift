@@ -1,0 +1,73 @@
+import Cells
+import Foundation
+import Items
+
+/// Draws the detail pane: every field of the item (scrollable), the image as large as the pane allows, the
+/// attribution with its source and URL, and the load state or error of the row's thumbnail and of the image.
+@MainActor
+struct DetailPaneView {
+    let pane: DetailPane
+    var theme: Theme
+    var tick: Int
+
+    /// The text of the pane, wrapped to `width`.
+    func textLines(width: Int) -> [(String, CellStyle.Role)] {
+        let item = pane.item
+        var lines: [(String, CellStyle.Role)] = []
+        for line in TextWrap.lines(item.title, width: width) { lines.append((line, .title)) }
+        if !item.subtitle.isEmpty {
+            for line in TextWrap.lines(item.subtitle, width: width) { lines.append((line, .subtitle)) }
+        }
+        lines.append(("", .plain))
+        func field(_ label: String, _ value: String) {
+            let wrapped = TextWrap.lines(label + ": " + value, width: width)
+            for (i, line) in wrapped.enumerated() { lines.append((line, i == 0 ? .labelled(label.count + 1) : .plain)) }
+        }
+        for f in item.fields { field(f.label, f.value) }
+        if !item.fields.isEmpty { lines.append(("", .plain)) }
+        if let url = item.imageURL { field("Image", url.absoluteString) }
+        if let url = item.thumbnailURL { field("Thumbnail", url.absoluteString) }
+        field("Attribution", item.attribution ?? "none given")
+        lines.append(("", .plain))
+        field("Thumbnail state", Self.describe(pane.rowThumbnail))
+        if let failure = pane.fullSizeFailure { field("Full-size image", "failed: \(failure); showing the thumbnail") }
+        if pane.imageURL != nil { field("Image state", Self.describe(pane.image)) }
+        if let note = pane.cacheNote { field("Cache", note) }
+        return lines
+    }
+
+    static func describe(_ state: ThumbnailState) -> String {
+        switch state {
+        case .none: "no image"
+        case .loading: "loading…"
+        case .loaded(let picture): "loaded (\(picture.width)x\(picture.height) cells)"
+        case .failed(let reason): "failed: \(reason)"
+        }
+    }
+
+    /// Draws the pane into a buffer of the given size, and records in the pane's `textScroll` how much of the text
+    /// shows (see `TextScroll.fit`).
+    func draw(width: Int, height: Int) -> CellBuffer {
+        var buffer = CellBuffer(width: width, height: height)
+        let geometry = DetailPane.geometry(width: width, height: height, hasImage: pane.imageURL != nil)
+        if let (x, y, box) = geometry.image {
+            switch pane.image {
+            case .loaded(let picture):
+                buffer.draw(picture, x: x + (box.columns - picture.width) / 2, y: y + (box.rows - picture.height) / 2)
+            case .loading:
+                buffer.put("\(Spinner.frame(tick)) loading image…", x: x + 1, y: y + box.rows / 2,
+                           style: theme.subtitle, maxWidth: box.columns - 1)
+            case .failed(let reason):
+                buffer.put((TerminalText.unicodeAvailable ? "✗ " : "x ") + "image failed", x: x + 1,
+                           y: y + box.rows / 2, style: theme.error, maxWidth: box.columns - 1)
+                buffer.put(reason, x: x + 1, y: y + box.rows / 2 + 1, style: theme.subtitle, maxWidth: box.columns - 1)
+            case .none:
+                break
+            }
+        }
+        let t = geometry.text
+        buffer.drawScrolled(textLines(width: t.width), x: t.x, y: t.y, width: t.width, height: t.height,
+                            scroll: &pane.textScroll, theme: theme)
+        return buffer
+    }
+}

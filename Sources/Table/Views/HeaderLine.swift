@@ -1,0 +1,43 @@
+import Cells
+
+/// Draws the header line: the program and source names, and where the user stands (the row, the item open, a failed
+/// page), in a short form when the screen is narrow.
+struct HeaderLine {
+    var sourceName: String
+    var list: ListState
+    var selection: Int
+    /// The item open in the detail pane, if any.
+    var detailItem: Int?
+    var showingPageFailure: Bool
+    var theme: Theme
+
+    func draw(into frame: inout CellBuffer) {
+        let width = frame.width
+        let itemCount = list.itemCount, loaded = list.items.count
+        frame.fill(x: 0, y: 0, width: width, height: 1, with: Cell(" ", style: theme.header))
+        var position: String
+        if let detailItem {
+            position = "item \(detailItem + 1) of \(loaded)"
+        } else if showingPageFailure {
+            position = "page failed"
+        } else if itemCount == 0 {
+            position = list.hasStatusRow && list.status == .loading ? "loading…" : "no rows"
+        } else {
+            let row = min(selection + 1, itemCount)
+            position = list.filter.isEmpty
+                ? "row \(row) of \(loaded) loaded"
+                : "row \(row) of \(itemCount) matching, \(loaded) loaded"
+        }
+        let name = " ThumbTable · " + sourceName
+        // A narrow screen gets the short form, so the program's name still shows.
+        if name.displayWidth + position.displayWidth + 2 > width, itemCount > 0, detailItem == nil,
+           !showingPageFailure {
+            position = "\(min(selection + 1, itemCount))/\(itemCount)"
+        }
+        let positionWidth = position.displayWidth
+        frame.put(TextWrap.truncate(name, width: max(0, width - positionWidth - 2)), x: 0, y: 0, style: theme.header)
+        if positionWidth + 1 <= width {
+            frame.put(position, x: width - positionWidth - 1, y: 0, style: theme.header)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Cells
+
+/// Draws the status line at the bottom: the filter being typed, the keys of the pane open, the last action's note,
+/// or the list's keys.
+struct StatusLine {
+    var list: ListState
+    var isEditingFilter: Bool
+    var showingDetail: Bool
+    var showingPageFailure: Bool
+    /// The one-line note of the last action.
+    var note: String?
+    /// Whether the selection is on an item row (not the status row).
+    var itemSelected: Bool
+    var theme: Theme
+
+    func draw(into frame: inout CellBuffer, y: Int) {
+        let text: String
+        if isEditingFilter {
+            text = "/" + list.filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
+        } else if showingDetail {
+            text = "Esc back · j/k scroll · r reload image · d delete from cache · q back"
+        } else if showingPageFailure {
+            text = "r or Enter retries · Esc back · j/k scroll"
+        } else if let note {
+            text = note
+        } else if !list.filter.isEmpty {
+            text = "filter: \(list.filter) · Esc clears · / edits · ? help"
+        } else if case .failed = list.status {
+            text = itemSelected
+                ? "A page failed to load: G goes to its row · ? help · q quit"
+                : "Enter shows why the page failed · r retries · ? help · q quit"
+        } else {
+            text = "j/k move · Enter open · / filter · r retry image · ? help · q quit"
+        }
+        frame.put(TextWrap.truncate(" " + text, width: frame.width), x: 0, y: y, style: theme.status)
+    }
+}
