@@ -20,9 +20,10 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
     }
 
     public func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
-        let request = request(url, size), pipeline = self.pipeline
-        if let cells = pipeline.cachedThumbnail(request) { return .ready(cells) }
-        return .pending { try await pipeline.thumbnail(request, priority: .visible) }
+        switch pipeline.thumbnail(request(url, size), priority: .visible) {
+        case .ready(let cells): .ready(cells)
+        case .pending(let load): .pending(load)
+        }
     }
 
     public func prefetch(_ urls: [URL], size: CellSize) {
@@ -34,6 +35,6 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
     }
 
     public func warm(_ url: URL, size: CellSize) async throws {
-        _ = try await pipeline.thumbnail(request(url, size), priority: .batch)
+        _ = try await pipeline.thumbnail(request(url, size), priority: .batch).value()
     }
 }

@@ -5,34 +5,44 @@ import Synchronization
 public final class PipelineCounters: Sendable {
     /// A copy of the counts at one moment.
     public struct Snapshot: Sendable, Equatable, Codable {
-        /// Thumbnail requests that were not answered from the memory cache at once.
+        /// Visible and batch thumbnail requests that the rendered-grid memory cache could not answer at once.
         public var requestsStarted = 0
-        /// Requests whose caller went away (a slot reused) before the answer.
+        /// Started requests whose caller went away (a slot reused, a row scrolled off) before the answer.
         public var requestsCancelled = 0
+        /// Started requests answered with a thumbnail.
         public var requestsCompleted = 0
+        /// Started requests answered with an error (load, decode or over a limit).
         public var requestsFailed = 0
-        /// Prefetches started near the viewport, and those cancelled when the viewport moved away.
+        /// Prefetches started near the viewport (requests not already in memory or under way as prefetches).
         public var prefetchesStarted = 0
+        /// Prefetches cancelled before their answer, when the viewport moved away.
         public var prefetchesCancelled = 0
         /// Automatic retries after a connection error, 408, 429 or 5xx.
         public var retries = 0
-        /// Requests that joined work already under way instead of starting their own.
+        /// Joins of work already under way: a request joining an equal request's render, or a render joining a
+        /// download of its URL.
         public var coalesced = 0
-        /// Answers from memory: a rendered thumbnail, a decoded bitmap or downloaded bytes.
+        /// Answers from a memory cache: a rendered thumbnail, a decoded bitmap or downloaded bytes.
         public var memoryHits = 0
+        /// Image bytes read from the disk cache instead of downloaded.
         public var diskHits = 0
         /// Disk cache entries that could not be used (corrupt) and were fetched again.
         public var diskEntriesDiscarded = 0
+        /// Download attempts that took a slot (retries and preempted attempts started again count again).
         public var downloadsStarted = 0
+        /// Downloads stopped because nobody wanted their image any more.
         public var downloadsCancelled = 0
         /// Downloads that had stalled, stopped to give their slot to a more urgent one or another row on screen.
         public var downloadsPreempted = 0
+        /// Bytes received, whatever became of them.
         public var bytesDownloaded = 0
-        /// Bytes received for downloads that were then cancelled: traffic wasted on rows scrolled away.
+        /// Bytes received for downloads that were then cancelled or preempted: traffic wasted.
         public var bytesDiscarded = 0
         /// The most downloads ever under way at once.
         public var maxDownloadsInFlight = 0
+        /// Decodes asked for (counted before waiting for decode memory), including those that then failed.
         public var decodes = 0
+        /// Grids rendered and put in the memory cache.
         public var renders = 0
 
         public init() {}

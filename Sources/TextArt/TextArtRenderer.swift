@@ -55,6 +55,18 @@ public enum TextArtRenderer {
         return (max(0, columns) * sw * decodeHeadroom, max(0, rows) * sh * decodeHeadroom)
     }
 
+    /// `fit(imageWidth:imageHeight:maxColumns:maxRows:cellAspect:)` for a box given as a `CellSize`.
+    public static func fit(imageWidth: Int, imageHeight: Int, in box: CellSize, cellAspect: Double = 0.5) -> CellSize {
+        let grid = fit(imageWidth: imageWidth, imageHeight: imageHeight, maxColumns: box.columns, maxRows: box.rows,
+                       cellAspect: cellAspect)
+        return CellSize(columns: grid.columns, rows: grid.rows)
+    }
+
+    /// `sourcePixelSize(columns:rows:mode:)` for a grid given as a `CellSize`.
+    public static func sourcePixelSize(_ grid: CellSize, mode: RenderMode) -> (width: Int, height: Int) {
+        sourcePixelSize(columns: grid.columns, rows: grid.rows, mode: mode)
+    }
+
     static let decodeHeadroom = 2
 
     /// How much sextant mode sharpens the sampled picture across and down before fitting glyphs, for a colour depth.

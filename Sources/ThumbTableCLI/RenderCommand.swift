@@ -125,26 +125,21 @@ extension RenderCommand {
         let box = self.box()
         let options = TextArtOptions(mode: mode, color: color ?? Self.terminalColorDepth(), dither: dither,
                                      cellAspect: cellAspect, background: Self.parseColor(background)!)
+        let grid = CellSize(columns: box.columns, rows: box.rows)
+        var fit = PictureFit(filling: grid, mode: mode)
         let decoded: DecodedImage
         do {
-            // The same rule as the table's thumbnails (FittedDecoding); --stretch fills the whole box instead.
+            // The same rule as the table's thumbnails (PictureFit); --stretch fills the whole box instead.
             decoded = try decode(downloaded) { bytes throws(DecodeError) in
-                if stretch {
-                    let target = TextArtRenderer.sourcePixelSize(columns: box.columns, rows: box.rows, mode: mode)
-                    return try ImageDecoder.decode(bytes, options: DecodeOptions(
-                        targetSize: PixelSize(width: target.width, height: target.height), keepsAnimationFrames: false))
-                }
-                return try FittedDecoding.decode(bytes, columns: box.columns, rows: box.rows, options: options)
+                if !stretch { fit = PictureFit(of: bytes, in: grid, options: options) }
+                return try fit.decode(bytes)
             }
         } catch let failure as RenderFailure {
             Messages.error(failure.message)
             throw ExitCode.failure
         }
         if let warning = decoded.warning { Messages.error("warning: \(input): \(warning)") }
-        let grid = stretch ? box : TextArtRenderer.fit(
-            imageWidth: decoded.originalWidth, imageHeight: decoded.originalHeight,
-            maxColumns: box.columns, maxRows: box.rows, cellAspect: cellAspect)
-        let cells = TextArtRenderer.render(decoded.bitmap, columns: grid.columns, rows: grid.rows, options: options)
+        let cells = fit.render(decoded, options: options)
         FileHandle.standardOutput.write(Data(options.color == .none ? cells.plainUTF8 : cells.ansiUTF8))
     }
 

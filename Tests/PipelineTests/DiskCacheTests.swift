@@ -23,25 +23,24 @@ import Testing
     @Test func anEntryComesBackWithItsMetadata() throws {
         let cache = try DiskCache(directory: directory)
 
-        #expect(cache.store(data, attribution: "Photo by A. Person, CC BY 4.0", for: url) == nil)
+        #expect(cache.store(data, for: url) == nil)
         let entry = try #require(cache.entry(for: url))
 
         #expect(entry.bytes == data.bytes)
         #expect(entry.loadedData == data)
         #expect(entry.metadata.url == url.absoluteString)
-        #expect(entry.metadata.attribution == "Photo by A. Person, CC BY 4.0")
         #expect(entry.metadata.byteCount == data.bytes.count)
         #expect(entry.metadata.sha256 == sha256sum(data.bytes))
         #expect(abs(entry.metadata.storedAt.timeIntervalSinceNow) < 3600)
     }
 
     @Test func anEntrySurvivesARestart() throws {
-        try DiskCache(directory: directory).store(data, attribution: "credit", for: url)
+        try DiskCache(directory: directory).store(data, for: url)
 
         let reopened = try DiskCache(directory: directory)
 
         #expect(reopened.entry(for: url)?.loadedData == data)
-        #expect(reopened.entry(for: url)?.metadata.attribution == "credit")
+        #expect(reopened.entry(for: url)?.metadata.etag == data.etag)
     }
 
     @Test func aMissingEntryIsNil() throws {
@@ -55,7 +54,7 @@ import Testing
         #expect(DiskCache.key(for: url) == expected)
 
         let cache = try DiskCache(directory: directory)
-        cache.store(data, attribution: nil, for: url)
+        cache.store(data, for: url)
 
         #expect(try fileNames() == [expected + ".entry"])
         #expect(cache.fileURL(for: url).lastPathComponent == expected + ".entry")
@@ -63,13 +62,13 @@ import Testing
 
     @Test func aNewerStoreReplacesTheEntry() throws {
         let cache = try DiskCache(directory: directory)
-        cache.store(data, attribution: "old", for: url)
+        cache.store(data, for: url)
         let newer = LoadedData(bytes: [1, 2, 3], contentType: "image/gif", etag: "\"v2\"")
 
-        cache.store(newer, attribution: "new", for: url)
+        cache.store(newer, for: url)
 
         #expect(cache.entry(for: url)?.loadedData == newer)
-        #expect(cache.entry(for: url)?.metadata.attribution == "new")
+        #expect(cache.entry(for: url)?.metadata.contentType == "image/gif")
         #expect(cache.stats().entries == 1)
     }
 
@@ -78,7 +77,7 @@ import Testing
     @Test(arguments: Corruption.allCases)
     func aCorruptEntryIsDeletedNotReturned(_ corruption: Corruption) throws {
         let cache = try DiskCache(directory: directory)
-        cache.store(data, attribution: nil, for: url)
+        cache.store(data, for: url)
         let file = cache.fileURL(for: url)
         var bytes = [UInt8](try Data(contentsOf: file))
 
@@ -108,7 +107,7 @@ import Testing
     @Test func anotherURLsEntryUnderThisNameIsDeletedNotReturned() throws {
         let cache = try DiskCache(directory: directory)
         let other = URL(string: "https://example.com/images/b.png")!
-        cache.store(data, attribution: nil, for: other)
+        cache.store(data, for: other)
         try FileManager.default.moveItem(at: cache.fileURL(for: other), to: cache.fileURL(for: url))
 
         #expect(cache.entry(for: url) == nil)
@@ -122,13 +121,13 @@ import Testing
         let fileSize = try entryFileSize()
         // Room for three and a half entries: the fourth passes the limit, and the sweep (down to 90 %) deletes one.
         let cache = try DiskCache(directory: directory, sizeLimit: fileSize * 7 / 2)
-        for url in urls.prefix(3) { cache.store(data, attribution: nil, for: url) }
+        for url in urls.prefix(3) { cache.store(data, for: url) }
         let now = Date()
         try setLastUse(of: cache.fileURL(for: urls[0]), to: now - 100)
         try setLastUse(of: cache.fileURL(for: urls[1]), to: now - 300) // the least recently used
         try setLastUse(of: cache.fileURL(for: urls[2]), to: now - 200)
 
-        cache.store(data, attribution: nil, for: urls[3])
+        cache.store(data, for: urls[3])
 
         #expect(cache.entry(for: urls[1]) == nil)
         for url in [urls[0], urls[2], urls[3]] { #expect(cache.entry(for: url) != nil, "\(url)") }
@@ -138,14 +137,14 @@ import Testing
     @Test func aHitCountsAsUse() throws {
         let urls = ["a", "b", "c", "d"].map { URL(string: "https://example.com/images/\($0).png")! }
         let cache = try DiskCache(directory: directory, sizeLimit: try entryFileSize() * 7 / 2)
-        for url in urls.prefix(3) { cache.store(data, attribution: nil, for: url) }
+        for url in urls.prefix(3) { cache.store(data, for: url) }
         let now = Date()
         try setLastUse(of: cache.fileURL(for: urls[0]), to: now - 300)
         try setLastUse(of: cache.fileURL(for: urls[1]), to: now - 200)
         try setLastUse(of: cache.fileURL(for: urls[2]), to: now - 100)
 
         #expect(cache.entry(for: urls[0]) != nil) // a is now the most recently used; b the least
-        cache.store(data, attribution: nil, for: urls[3])
+        cache.store(data, for: urls[3])
 
         #expect(!FileManager.default.fileExists(atPath: cache.fileURL(for: urls[1]).path))
         #expect(FileManager.default.fileExists(atPath: cache.fileURL(for: urls[0]).path))
@@ -156,12 +155,12 @@ import Testing
         let urls = (0..<10).map { URL(string: "https://example.com/images/\($0).png")! }
         let big = try DiskCache(directory: directory)
         for (i, url) in urls.enumerated() {
-            big.store(data, attribution: nil, for: url)
+            big.store(data, for: url)
             try setLastUse(of: big.fileURL(for: url), to: Date() - 1000 + Double(i))
         }
 
         let small = try DiskCache(directory: directory, sizeLimit: fileSize * 4)
-        small.store(data, attribution: nil, for: URL(string: "https://example.com/images/x.png")!)
+        small.store(data, for: URL(string: "https://example.com/images/x.png")!)
 
         #expect(small.stats().bytes <= fileSize * 4)
         #expect(small.entry(for: URL(string: "https://example.com/images/x.png")!) != nil, "the newest stays")
@@ -169,7 +168,7 @@ import Testing
 
     @Test func anEntryLargerThanTheWholeLimitIsNotKept() throws {
         let cache = try DiskCache(directory: directory, sizeLimit: 1_000)
-        #expect(cache.store(data, attribution: nil, for: url) == nil)
+        #expect(cache.store(data, for: url) == nil)
         #expect(cache.entry(for: url) == nil)
         #expect(try fileNames().isEmpty)
     }
@@ -179,8 +178,8 @@ import Testing
     @Test func removeDeletesOneEntry() throws {
         let cache = try DiskCache(directory: directory)
         let other = URL(string: "https://example.com/images/b.png")!
-        cache.store(data, attribution: nil, for: url)
-        cache.store(data, attribution: nil, for: other)
+        cache.store(data, for: url)
+        cache.store(data, for: other)
 
         cache.remove(url)
 
@@ -191,7 +190,7 @@ import Testing
     @Test func removeAllDeletesEveryEntryAndNothingElse() throws {
         let cache = try DiskCache(directory: directory)
         for name in ["a", "b", "c"] {
-            cache.store(data, attribution: nil, for: URL(string: "https://example.com/\(name).png")!)
+            cache.store(data, for: URL(string: "https://example.com/\(name).png")!)
         }
         try Data("keep me".utf8).write(to: directory.appendingPathComponent("README"))
 
@@ -205,7 +204,7 @@ import Testing
     @Test func statsCountEntriesAndTheirFiles() throws {
         let cache = try DiskCache(directory: directory, sizeLimit: 50 << 20)
         for name in ["a", "b", "c"] {
-            cache.store(data, attribution: nil, for: URL(string: "https://example.com/\(name).png")!)
+            cache.store(data, for: URL(string: "https://example.com/\(name).png")!)
         }
 
         let stats = cache.stats()
@@ -231,7 +230,7 @@ import Testing
 
         await withTaskGroup(of: Void.self) { group in
             for payload in payloads {
-                group.addTask { cache.store(payload, attribution: nil, for: url) }
+                group.addTask { cache.store(payload, for: url) }
             }
         }
 
@@ -245,12 +244,12 @@ import Testing
         let cache = try DiskCache(directory: directory)
         let payloads = (0..<8).map { i in LoadedData(bytes: Array(repeating: UInt8(i), count: 200_000)) }
         let url = url
-        cache.store(payloads[0], attribution: nil, for: url)
+        cache.store(payloads[0], for: url)
 
         let misses = await withTaskGroup(of: Int.self) { group in
             for payload in payloads {
                 group.addTask {
-                    for _ in 0..<5 { cache.store(payload, attribution: nil, for: url) }
+                    for _ in 0..<5 { cache.store(payload, for: url) }
                     return 0
                 }
                 group.addTask {
@@ -294,7 +293,7 @@ import Testing
         let cache = try DiskCache(directory: directory)
         try FileManager.default.removeItem(at: directory) // as a full or vanished disk would
 
-        let failure = cache.store(data, attribution: nil, for: url)
+        let failure = cache.store(data, for: url)
 
         guard case .writeFailed(let path, let reason) = failure else {
             Issue.record("expected writeFailed, got \(String(describing: failure))")
@@ -328,7 +327,7 @@ import Testing
         let scratch = directory.appendingPathComponent("scratch")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let cache = try DiskCache(directory: scratch)
-        cache.store(data, attribution: nil, for: url)
+        cache.store(data, for: url)
         return cache.stats().bytes
     }
 

@@ -35,7 +35,7 @@ import TextArt
             server.serve("/cat.png", .ok(chelsea, contentType: "image/png").delayed(by: .milliseconds(200)))
             let pipeline = try pipeline(diskCache: false)
             let pictures = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<8 { group.addTask { try await pipeline.thumbnail(request(server.url("/cat.png"))).plainText } }
+                for _ in 0..<8 { group.addTask { try await pipeline.thumbnail(request(server.url("/cat.png"))).value().plainText } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(Set(pictures).count == 1)
@@ -48,7 +48,7 @@ import TextArt
         try await TestHTTPServer.with { server in
             server.serve("/busy.png", replies: [.status(503, headers: ["Retry-After": "1"]), .ok(chelsea)])
             let pipeline = try pipeline(diskCache: false)
-            let picture = try await pipeline.thumbnail(request(server.url("/busy.png")))
+            let picture = try await pipeline.thumbnail(request(server.url("/busy.png"))).value()
             #expect(!picture.plainText.isEmpty)
             let attempts = server.requests(to: "/busy.png")
             #expect(attempts.count == 2)
@@ -62,7 +62,7 @@ import TextArt
             server.serve("/gone.png", .status(404))
             let pipeline = try pipeline(diskCache: false)
             await #expect(throws: PipelineError.load(.httpStatus(404, url: server.url("/gone.png"), retryAfter: nil))) {
-                try await pipeline.thumbnail(request(server.url("/gone.png")))
+                try await pipeline.thumbnail(request(server.url("/gone.png"))).value()
             }
             #expect(server.requests(to: "/gone.png").count == 1)
         }
@@ -74,7 +74,7 @@ import TextArt
             server.serve("/big.png", Reply(body: big, chunked: true).paced(chunkSize: 64 << 10, interval: .milliseconds(1)))
             let pipeline = try pipeline(diskCache: false, limits: LoadLimits(maxBytes: 1 << 20))
             do {
-                _ = try await pipeline.thumbnail(request(server.url("/big.png")))
+                _ = try await pipeline.thumbnail(request(server.url("/big.png"))).value()
                 Issue.record("a body over the limit was accepted")
             } catch let error as PipelineError {
                 #expect(error == .load(.tooLarge(limit: 1 << 20, url: server.url("/big.png"))))
@@ -87,10 +87,10 @@ import TextArt
     @Test func aSecondRunIsServedFromTheDiskCacheWithoutAnImageRequest() async throws {
         try await TestHTTPServer.with { server in
             server.serve("/cat.png", .ok(chelsea, contentType: "image/png", headers: ["ETag": "\"v1\""]))
-            let first = try await pipeline().thumbnail(request(server.url("/cat.png")))
+            let first = try await pipeline().thumbnail(request(server.url("/cat.png"))).value()
             // A new pipeline on the same folder: a restart.
             let restarted = try pipeline()
-            let second = try await restarted.thumbnail(request(server.url("/cat.png")))
+            let second = try await restarted.thumbnail(request(server.url("/cat.png"))).value()
             #expect(first == second)
             #expect(server.requests(to: "/cat.png").count == 1)
             #expect(restarted.counters.snapshot.diskHits == 1)
@@ -103,14 +103,14 @@ import TextArt
         try await TestHTTPServer.with { server in
             server.serve("/cat.png", .ok(chelsea, contentType: "image/png"))
             let url = server.url("/cat.png")
-            let good = try await pipeline().thumbnail(request(url))
+            let good = try await pipeline().thumbnail(request(url)).value()
             let cache = try DiskCache(directory: cacheDirectory)
             let file = cache.fileURL(for: url)
             var bytes = try [UInt8](Data(contentsOf: file))
             for i in stride(from: bytes.count - 2000, to: bytes.count, by: 7) { bytes[i] ^= 0xFF }
             try Data(bytes).write(to: file)
             let restarted = try pipeline()
-            #expect(try await restarted.thumbnail(request(url)) == good)
+            #expect(try await restarted.thumbnail(request(url)).value() == good)
             #expect(server.requests(to: "/cat.png").count == 2, "the damaged entry was fetched again")
             #expect(restarted.counters.snapshot.diskEntriesDiscarded == 1, "and counted")
             #expect(cache.entry(for: url)?.bytes == chelsea, "and stored again whole")
@@ -127,10 +127,10 @@ import TextArt
             server.serve("/huge.png", .ok(png, contentType: "image/png"))
             let url = server.url("/huge.png")
             let first = try pipeline()
-            await #expect(throws: PipelineError.self) { try await first.thumbnail(request(url)) }
+            await #expect(throws: PipelineError.self) { try await first.thumbnail(request(url)).value() }
             let restarted = try pipeline()
             do {
-                _ = try await restarted.thumbnail(request(url))
+                _ = try await restarted.thumbnail(request(url)).value()
                 Issue.record("a 400-megapixel image was decoded")
             } catch let error as PipelineError {
                 guard case .overLimit = error else { Issue.record("\(error)"); return }

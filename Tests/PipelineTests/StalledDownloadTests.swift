@@ -49,7 +49,7 @@ import TextArt
         try await withThrowingTaskGroup(of: Void.self) { group in
             for url in urls {
                 group.addTask {
-                    let picture = try await pipeline.thumbnail(request(url))
+                    let picture = try await pipeline.thumbnail(request(url)).value()
                     #expect(!picture.plainText.isEmpty)
                 }
             }
@@ -71,7 +71,7 @@ import TextArt
 
             // No stall or preemption can happen within this test's time: only the kept slots let these load.
             for url in urls.good {
-                let picture = try await pipeline.thumbnail(request(url))
+                let picture = try await pipeline.thumbnail(request(url)).value()
                 #expect(!picture.plainText.isEmpty)
             }
             #expect(Self.hangingRequests(server.requests) == 4, "prefetches took 4 of the 6 slots, no more")
@@ -86,7 +86,7 @@ import TextArt
             let pipeline = pipeline(preemptsAfter: .milliseconds(200))
 
             let batch = urls.hanging.map { url in
-                Task { try await pipeline.thumbnail(request(url), priority: .batch) }
+                Task { try await pipeline.thumbnail(request(url), priority: .batch).value() }
             }
             #expect(await server.waitUntil { Self.hangingRequests($0) >= 4 })
 
@@ -112,7 +112,7 @@ import TextArt
                 for url in urls.hanging + urls.good {
                     group.addTask {
                         do {
-                            _ = try await pipeline.thumbnail(request(url))
+                            _ = try await pipeline.thumbnail(request(url)).value()
                             return (url, .success(()))
                         } catch {
                             return (url, .failure(error))
@@ -153,7 +153,7 @@ import TextArt
             let pipeline = pipeline(preemptsAfter: .milliseconds(200))
 
             // The hanging rows ask first, so they take every slot.
-            let hanging = urls.hanging.map { url in Task { try await pipeline.thumbnail(request(url)) } }
+            let hanging = urls.hanging.map { url in Task { try await pipeline.thumbnail(request(url)).value() } }
             #expect(await server.waitUntil { Self.hangingRequests($0) >= 6 })
             try await loadAll(urls.good, visibleIn: pipeline)
 
@@ -169,9 +169,9 @@ import TextArt
             let urls = serveHostile(server, good: 1)
             let pipeline = pipeline(maxDownloads: 1)
 
-            let stalled = Task { try await pipeline.thumbnail(request(urls.hanging[0])) }
+            let stalled = Task { try await pipeline.thumbnail(request(urls.hanging[0])).value() }
             #expect(await server.waitForRequests(to: "/hang/0.png"))
-            let waiting = Task { try await pipeline.thumbnail(request(urls.good[0])) }
+            let waiting = Task { try await pipeline.thumbnail(request(urls.good[0])).value() }
             while await pipeline.downloadQueue.waiting.isEmpty { await Task.yield() }
 
             let cancelled = ContinuousClock.now

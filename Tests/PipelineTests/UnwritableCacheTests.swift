@@ -58,7 +58,7 @@ import TextArt
             server.serve("/horse.png", .ok(horse, contentType: "image/png"))
             let url = server.url("/horse.png")
             let cache = try DiskCache(directory: scratch.appendingPathComponent("cache"))
-            cache.store(LoadedData(bytes: horse), attribution: nil, for: url)
+            cache.store(LoadedData(bytes: horse), for: url)
             var file = try [UInt8](Data(contentsOf: cache.fileURL(for: url)))
             file[file.count - 100] ^= 0xFF
             try Data(file).write(to: cache.fileURL(for: url))
@@ -68,7 +68,7 @@ import TextArt
             // Damaged again, then read by a pipeline: discarded, counted, fetched again and stored whole.
             try Data(file).write(to: cache.fileURL(for: url))
             let pipeline = ImagePipeline(loader: DataLoader(), diskCache: cache)
-            _ = try await pipeline.thumbnail(request(url))
+            _ = try await pipeline.thumbnail(request(url)).value()
             let counts = pipeline.counters.snapshot
             #expect(counts.diskEntriesDiscarded == 1)
             #expect(counts.named.contains { $0.name == "disk_entries_discarded" && $0.value == 1 })
@@ -88,7 +88,7 @@ import TextArt
                 pipeline.onDiskCacheOff { notices.add($0.description) }
 
                 for i in 0..<3 {
-                    let picture = try await pipeline.thumbnail(request(server.url("/\(i).png")))
+                    let picture = try await pipeline.thumbnail(request(server.url("/\(i).png"))).value()
                     #expect(!picture.plainText.isEmpty)
                 }
 

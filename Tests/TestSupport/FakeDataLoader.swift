@@ -140,14 +140,17 @@ extension ImageProcessing {
     /// so a test reads which image a grid shows. Bytes starting with "bad" fail to decode.
     public static let fake = ImageProcessing(
         decodeTarget: { PixelSize(width: $0.size.columns, height: $0.size.rows) },
-        decode: { bytes, _ in
+        fit: { _, request in
+            PictureFit(grid: request.size, decodeSize: PixelSize(width: request.size.columns, height: request.size.rows))
+        },
+        decode: { bytes, _ throws(DecodeError) in
             let text = String(decoding: bytes, as: UTF8.self)
             if text.contains("/bad") { throw DecodeError.corrupt(.png, reason: "not a picture") }
             return DecodedImage(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(r: 0, g: 0, b: 0)), format: .png,
                                 originalWidth: 1, originalHeight: 1, warning: text)
         },
-        render: { image, request in
-            var cells = CellBuffer(width: request.size.columns, height: request.size.rows, fill: Cell("."))
+        render: { image, fit, _ in
+            var cells = CellBuffer(width: fit.grid.columns, height: fit.grid.rows, fill: Cell("."))
             cells.put(URL(string: image.warning ?? "")?.lastPathComponent ?? "?", x: 0, y: 0)
             return cells
         })

@@ -9,7 +9,7 @@ import Synchronization
 /// The cache of downloaded image bytes on disk, kept across runs.
 ///
 /// One file per URL, named by the SHA-256 of the URL (`<key>.entry`), holding a magic number, a length-prefixed
-/// JSON header (`Metadata`: the URL, validators, attribution, size and checksum of the bytes) and then the bytes:
+/// JSON header (`Metadata`: the URL, validators, size and checksum of the bytes) and then the bytes:
 /// no sidecar that can get out of step. A write goes to a temporary file in the same folder and is renamed into
 /// place, so a reader sees the old entry or the new one, never half of one. An entry that does not check out
 /// (truncated, garbage, checksum mismatch, another URL's) is deleted and reported as absent, so it is fetched
@@ -25,23 +25,20 @@ public final class DiskCache: Sendable {
         /// `absoluteString` of the URL the bytes came from.
         public var url: String
         public var contentType: String?
+        /// Validators, kept for HTTP revalidation (issue 15); not sent yet.
         public var etag: String?
         public var lastModified: String?
-        /// Who the image is credited to, shown with it.
-        public var attribution: String?
         public var byteCount: Int
         /// Lowercase hex SHA-256 of the bytes.
         public var sha256: String
         /// When the entry was written, to the second.
         public var storedAt: Date
 
-        public init(url: String, contentType: String?, etag: String?, lastModified: String?, attribution: String?,
-                    byteCount: Int, sha256: String, storedAt: Date) {
+        public init(url: String, contentType: String?, etag: String?, lastModified: String?, byteCount: Int, sha256: String, storedAt: Date) {
             self.url = url
             self.contentType = contentType
             self.etag = etag
             self.lastModified = lastModified
-            self.attribution = attribution
             self.byteCount = byteCount
             self.sha256 = sha256
             self.storedAt = storedAt
@@ -218,10 +215,10 @@ public final class DiskCache: Sendable {
     /// - Returns: why it could not be kept, or nil when it was. Either way the cache stays usable, and `stats()`
     ///   counts the failures: a full disk means no caching, not an error for the caller.
     @discardableResult
-    public func store(_ data: LoadedData, attribution: String?, for url: URL) -> DiskCache.Error? {
+    public func store(_ data: LoadedData, for url: URL) -> DiskCache.Error? {
         let metadata = Metadata(
             url: url.absoluteString, contentType: data.contentType, etag: data.etag, lastModified: data.lastModified,
-            attribution: attribution, byteCount: data.bytes.count, sha256: Self.hex(SHA256.hash(data: data.bytes)),
+            byteCount: data.bytes.count, sha256: Self.hex(SHA256.hash(data: data.bytes)),
             storedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         let file = Self.encode(metadata, bytes: data.bytes)
         // An entry over the whole limit would be swept at once.

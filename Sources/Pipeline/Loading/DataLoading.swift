@@ -42,7 +42,7 @@ public struct LoadedData: Sendable, Equatable {
     public var bytes: [UInt8]
     /// The `Content-Type`, if the server sent one.
     public var contentType: String?
-    /// Validators, kept with a disk cache entry.
+    /// Validators, kept with a disk cache entry for HTTP revalidation (issue 15); not sent yet.
     public var etag: String?
     public var lastModified: String?
 

@@ -37,6 +37,8 @@ struct DownloadQueue {
     private var runningPerHost: [String: Int] = [:]
     /// In arrival order, so the first of equal priority is the oldest.
     private(set) var waiting: [Waiter] = []
+    /// The last id handed out for a download's turn at a slot.
+    private var lastID = 0
 
     init(maxTotal: Int, maxPerHost: Int) {
         self.maxTotal = maxTotal
@@ -55,6 +57,12 @@ struct DownloadQueue {
     static let maxTurnsLost = 3
 
     static func host(of url: URL) -> String { url.host ?? "" }
+
+    /// A new id for a download's turn at a slot, waiting or running.
+    mutating func newID() -> Int {
+        lastID += 1
+        return lastID
+    }
 
     func canStart(_ url: URL, priority: RequestPriority) -> Bool {
         let keep = priority == .visible ? (total: 0, host: 0) : (total: reservedTotal, host: reservedPerHost)

@@ -1,0 +1,118 @@
+import Cells
+import Codecs
+import Foundation
+
+/// The render stage: a request's job turns bytes into a bitmap (or takes one from memory) and the bitmap into cells.
+extension ImagePipeline {
+    /// The key of a decoded bitmap: requests of one URL with equal decode targets share it.
+    struct BitmapKey: Hashable, Sendable {
+        var url: URL
+        var target: PixelSize
+    }
+
+    /// A request the rendered-grid cache could not answer: joins or starts its render job, counting the request.
+    func load(_ request: ThumbnailRequest, priority: RequestPriority) async throws -> CellBuffer {
+        let counted = priority != .prefetch
+        if counted { counters.add(\.requestsStarted) }
+        do {
+            let cells = try await joinRenderJob(request, priority: priority)
+            if counted { counters.add(\.requestsCompleted) }
+            return cells
+        } catch is CancellationError {
+            counters.add(counted ? \.requestsCancelled : \.prefetchesCancelled)
+            throw CancellationError()
+        } catch {
+            if counted { counters.add(\.requestsFailed) }
+            throw error
+        }
+    }
+
+    private func joinRenderJob(_ request: ThumbnailRequest, priority: RequestPriority) async throws -> CellBuffer {
+        let (subscription, joined) = renderJobs.subscribe(request, priority: priority) {
+            try await self.makeThumbnail(request)
+        }
+        if joined { counters.add(\.coalesced) }
+        let url = request.url
+        renderRequestsByURL[url, default: [:]][request, default: 0] += 1
+        defer {
+            renderRequestsByURL[url]?[request]? -= 1
+            if renderRequestsByURL[url]?[request] == 0 { renderRequestsByURL[url]?[request] = nil }
+            if renderRequestsByURL[url]?.isEmpty == true { renderRequestsByURL[url] = nil }
+        }
+        // A more urgent subscriber raises its download's priority: it may start, or preempt, now.
+        if priority > .prefetch, !downloadQueue.waiting.isEmpty { rebalanceDownloads() }
+        return try await subscription.value()
+    }
+
+    private func makeThumbnail(_ request: ThumbnailRequest) async throws -> CellBuffer {
+        let key = BitmapKey(url: request.url, target: processing.decodeTarget(request))
+        let image: DecodedImage
+        let fit: PictureFit
+        // A decode's memory stays reserved until its bitmap is rendered: a huge bitmap waiting for its render holds
+        // as much as one being decoded.
+        var reserved = 0
+        defer { processing.decodeBudget.release(reserved) }
+        if let cached = bitmaps.value(for: key) {
+            counters.add(\.memoryHits)
+            image = cached
+            fit = processing.fit(PixelSize(width: cached.originalWidth, height: cached.originalHeight), request)
+        } else {
+            (image, fit, reserved) = try await decodedImage(request)
+            bitmaps.set(image, for: key, cost: image.bitmap.pixels.count + 64)
+        }
+        try Task.checkCancellation()
+        let cells = await Self.render(image, fit, request, with: processing)
+        counters.add(\.renders)
+        rendered.set(cells, for: request, cost: cells.cells.count * MemoryLayout<Cell>.stride + 64)
+        return cells
+    }
+
+    /// Downloads (or reads from a cache) and decodes. A disk cache entry that does not decode is discarded and the
+    /// image is fetched again, so a damaged cache file is never drawn.
+    private func decodedImage(_ request: ThumbnailRequest) async throws -> Decoded {
+        let (data, fromDisk) = try await bytes(for: request.url)
+        try Task.checkCancellation()
+        do {
+            return try await Self.decode(data.bytes, for: request, with: processing, counters: counters)
+        } catch PipelineError.decode where fromDisk {
+            counters.add(\.diskEntriesDiscarded)
+            diskCache?.remove(request.url)
+            downloads.removeValue(for: request.url)
+            let (fresh, _) = try await bytes(for: request.url, skippingDisk: true)
+            try Task.checkCancellation()
+            return try await Self.decode(fresh.bytes, for: request, with: processing, counters: counters)
+        }
+    }
+
+    /// A decoded bitmap, the fit it was decoded for, and the decode memory it holds until it is rendered.
+    typealias Decoded = (image: DecodedImage, fit: PictureFit, reserved: Int)
+
+    /// Fits the picture from its header, then decodes once the decode's memory is reserved from the budget
+    /// concurrent decodes share (waiting while others hold it); the caller releases the `reserved` bytes when it is
+    /// done with the bitmap.
+    /// - Throws: `PipelineError`, or `CancellationError` while waiting for memory.
+    @concurrent
+    private static func decode(_ bytes: [UInt8], for request: ThumbnailRequest, with processing: ImageProcessing,
+                               counters: PipelineCounters) async throws -> Decoded {
+        counters.add(\.decodes)
+        let fit = processing.fit(PictureFit.imageSize(of: bytes), request)
+        let memory = processing.decodeMemory(bytes, fit)
+        do {
+            try await processing.decodeBudget.reserve(memory)
+            do {
+                return (try processing.decode(bytes, fit), fit, memory)
+            } catch {
+                processing.decodeBudget.release(memory)
+                throw error
+            }
+        } catch let error as DecodeError {
+            throw PipelineError(error, url: request.url)
+        }
+    }
+
+    @concurrent
+    private static func render(_ image: DecodedImage, _ fit: PictureFit, _ request: ThumbnailRequest,
+                               with processing: ImageProcessing) async -> CellBuffer {
+        processing.render(image, fit, request)
+    }
+}

@@ -1,0 +1,40 @@
+import Cells
+import Codecs
+
+/// Bytes to cells: the fit, decode and render steps, swappable so simulation tests can run thousands of scrolls
+/// fast.
+public struct ImageProcessing: Sendable {
+    /// The key under which a request's decoded bitmap is cached: requests with equal keys share one decode.
+    public var decodeTarget: @Sendable (ThumbnailRequest) -> PixelSize
+    /// How a request's picture fits its box, given the picture's full size (nil when its header cannot be read).
+    public var fit: @Sendable (_ imageSize: PixelSize?, _ request: ThumbnailRequest) -> PictureFit
+    public var decode: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) throws(DecodeError) -> DecodedImage
+    public var render: @Sendable (_ image: DecodedImage, _ fit: PictureFit, _ request: ThumbnailRequest) -> CellBuffer
+    /// The bytes `decode` will allocate for these bytes (0 when unknown), reserved from `decodeBudget` first.
+    public var decodeMemory: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) -> Int
+    /// The memory concurrent decodes share.
+    public var decodeBudget: DecodeMemoryBudget
+
+    public init(decodeTarget: @escaping @Sendable (ThumbnailRequest) -> PixelSize,
+                fit: @escaping @Sendable (PixelSize?, ThumbnailRequest) -> PictureFit,
+                decode: @escaping @Sendable ([UInt8], PictureFit) throws(DecodeError) -> DecodedImage,
+                render: @escaping @Sendable (DecodedImage, PictureFit, ThumbnailRequest) -> CellBuffer,
+                decodeMemory: @escaping @Sendable ([UInt8], PictureFit) -> Int = { _, _ in 0 },
+                decodeBudget: DecodeMemoryBudget = .shared) {
+        self.decodeTarget = decodeTarget
+        self.fit = fit
+        self.decode = decode
+        self.render = render
+        self.decodeMemory = decodeMemory
+        self.decodeBudget = decodeBudget
+    }
+
+    /// The real codecs and renderer, by the same rule as `thumbtable render` (`PictureFit`), so a row's thumbnail
+    /// equals `render` at the same size and options.
+    public static let live = ImageProcessing(
+        decodeTarget: { request in PictureFit(filling: request.size, mode: request.options.mode).decodeSize },
+        fit: { imageSize, request in PictureFit(imageSize: imageSize, in: request.size, options: request.options) },
+        decode: { bytes, fit throws(DecodeError) in try fit.decode(bytes) },
+        render: { image, fit, request in fit.render(image, options: request.options) },
+        decodeMemory: { bytes, fit in fit.memoryCost(of: bytes) })
+}
