@@ -11,25 +11,6 @@ import Items
 /// the state and call the change handler (`onChange`), after which the app draws a new frame.
 @MainActor
 public final class TableController {
-    public struct Configuration: Sendable {
-        public var thumbnail: CellSize
-        public var theme: Theme
-        /// Extra slots beyond the rows on screen.
-        public var slotMargin: Int
-        /// Use each item's small image everywhere, the detail pane included.
-        public var lowData: Bool
-        /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
-        public var prefetch: Bool
-        public init(thumbnail: CellSize = CellSize(columns: 12, rows: 5), theme: Theme = .color,
-                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
-            self.thumbnail = thumbnail
-            self.theme = theme
-            self.slotMargin = slotMargin
-            self.lowData = lowData
-            self.prefetch = prefetch
-        }
-    }
-
     public typealias ListStatus = ListState.Status
 
     public let source: any ItemSource
@@ -40,7 +21,7 @@ public final class TableController {
     public private(set) var viewport = ListViewport()
     /// Where rows go on the screen.
     public private(set) var listLayout: ListLayout
-    public let binder: ThumbnailBinder
+    let binder: ThumbnailBinder
     /// Whether keys go to the filter line.
     public private(set) var isEditingFilter = false
     public private(set) var detail: DetailPane?
@@ -54,11 +35,11 @@ public final class TableController {
     /// Whether the overlay of slots and counters (`s`) is shown.
     public private(set) var showingReuseOverlay = false
     /// Counters the app adds to the overlay (the pipeline's), read each time it is drawn.
-    private var extraCounters: @MainActor () -> [(name: String, value: Int)] = { [] }
+    private(set) var extraCounters: @MainActor () -> [(name: String, value: Int)] = { [] }
     /// The spinner's frame, advanced by the app's timer while something loads.
     public private(set) var tick = 0
     private let pages: PageLoader
-    private let batch: BatchPrefetch
+    let batch: BatchPrefetch
     private let changes = ChangeSignal()
 
     public init(source: any ItemSource, loader: any ThumbnailLoading, configuration: Configuration = Configuration(),
@@ -94,70 +75,7 @@ public final class TableController {
         changes.send()
     }
 
-    // MARK: Reading the state
-
-    public var items: [Item] { list.items }
-    public var listStatus: ListStatus { list.status }
-    public var pagesLoaded: Int { list.pagesLoaded }
-    /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
-    public var filter: String { list.filter }
-    /// What the source left out or repaired on the pages loaded so far, latest last; the latest page's are shown in
-    /// the status line when it arrives.
-    public var pageNotes: [String] { list.pageNotes }
-    /// Rows shown: the matching items plus, at the end, a status row while loading, after a failure, or at the end.
-    public var displayCount: Int { list.displayCount }
-    /// Items shown (all loaded items, or those matching the filter).
-    public var itemCount: Int { list.itemCount }
-    /// The slots the rows on screen are bound to.
-    public var pool: SlotPool { binder.pool }
-    /// The batch prefetch under way or just finished, shown as a progress bar.
-    public var batchProgress: BatchProgress? { batch.progress }
-    /// Whether a batch prefetch is under way.
-    public var isBatchPrefetching: Bool { batch.isRunning }
-
-    /// The index in `items` of a display row, or nil for the status row.
-    public func itemIndex(forRow row: Int) -> Int? {
-        list.itemIndex(forRow: row)
-    }
-
-    /// The selected item, if the selection is on an item row.
-    public var selectedItem: (index: Int, item: Item)? {
-        list.itemIndex(forRow: viewport.selection).map { ($0, list.items[$0]) }
-    }
-
-    /// The counters the overlay and the stats file show: the slots' own, then those the app adds (the pipeline's).
-    public var overlayCounters: [(name: String, value: Int)] {
-        slotCounters.named + extraCounters()
-    }
-
-    /// The slots' counters now.
-    public var slotCounters: SlotCounters.Snapshot {
-        pool.counters.snapshot(slots: pool.slots.count)
-    }
-
-    /// The reuse overlay's lines: one per slot, then the counters.
-    public func reuseOverlayLines() -> [String] {
-        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: configuration.theme).lines()
-    }
-
-    /// The key bindings, shown by `?`.
-    public static var helpLines: [(keys: String, action: String)] { HelpView.lines }
-
-    /// Whether something on screen is loading, so the spinner timer should run.
-    public var isAnimating: Bool {
-        if case .loading = list.status, list.hasStatusRow { return true }
-        if detail?.image.isLoading == true { return true }
-        return pool.isLoading(anyOf: visibleRows.compactMap(list.itemIndex(forRow:)))
-    }
-
     // MARK: Geometry
-
-    /// The screen's size.
-    public var size: (columns: Int, rows: Int) { (listLayout.columns, listLayout.rows) }
-    /// The geometry of one row at this width.
-    public var layout: RowLayout { listLayout.row }
-    /// Lines of the list area: the screen less the header, footer and status lines.
-    public var listHeight: Int { listLayout.listHeight }
 
     /// The height of a display row; cached per width, computed only for rows asked about.
     public func rowHeight(_ row: Int) -> Int {

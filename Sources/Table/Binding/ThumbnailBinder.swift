@@ -6,8 +6,8 @@ import Items
 /// their loads, and warms the rows around them. It owns the slot pool, the loader, the counters and the change
 /// callback, so nothing below it is handed them on each call.
 @MainActor
-public final class ThumbnailBinder {
-    public let pool: SlotPool
+final class ThumbnailBinder {
+    let pool: SlotPool
     let loader: any ThumbnailLoading
     /// Whether to warm the next screen in the scroll direction and the previous one.
     private let prefetches: Bool

@@ -1,0 +1,24 @@
+import Cells
+
+extension TableController {
+    /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode
+    /// and prefetching.
+    public struct Configuration: Sendable {
+        public var thumbnail: CellSize
+        public var theme: Theme
+        /// Extra slots beyond the rows on screen.
+        public var slotMargin: Int
+        /// Use each item's small image everywhere, the detail pane included.
+        public var lowData: Bool
+        /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
+        public var prefetch: Bool
+        public init(thumbnail: CellSize = CellSize(columns: 12, rows: 5), theme: Theme = .color,
+                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
+            self.thumbnail = thumbnail
+            self.theme = theme
+            self.slotMargin = slotMargin
+            self.lowData = lowData
+            self.prefetch = prefetch
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Cells
+import Foundation
+import Items
+
+/// What the app, the key bindings and the tests read of the table: each answer is read from the part that holds it.
+extension TableController {
+    public var items: [Item] { list.items }
+    public var listStatus: ListStatus { list.status }
+    public var pagesLoaded: Int { list.pagesLoaded }
+    /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
+    public var filter: String { list.filter }
+    /// What the source left out or repaired on the pages loaded so far, latest last; the latest page's are shown in
+    /// the status line when it arrives.
+    public var pageNotes: [String] { list.pageNotes }
+    /// Rows shown: the matching items plus, at the end, a status row while loading, after a failure, or at the end.
+    public var displayCount: Int { list.displayCount }
+    /// Items shown (all loaded items, or those matching the filter).
+    public var itemCount: Int { list.itemCount }
+    /// The slots the rows on screen are bound to.
+    public var pool: SlotPool { binder.pool }
+    /// The batch prefetch under way or just finished, shown as a progress bar.
+    public var batchProgress: BatchProgress? { batch.progress }
+    /// Whether a batch prefetch is under way.
+    public var isBatchPrefetching: Bool { batch.isRunning }
+
+    /// The index in `items` of a display row, or nil for the status row.
+    public func itemIndex(forRow row: Int) -> Int? {
+        list.itemIndex(forRow: row)
+    }
+
+    /// The selected item, if the selection is on an item row.
+    public var selectedItem: (index: Int, item: Item)? {
+        list.itemIndex(forRow: viewport.selection).map { ($0, list.items[$0]) }
+    }
+
+    /// The counters the overlay and the stats file show: the slots' own, then those the app adds (the pipeline's).
+    public var overlayCounters: [(name: String, value: Int)] {
+        slotCounters.named + extraCounters()
+    }
+
+    /// The slots' counters now.
+    public var slotCounters: SlotCounters.Snapshot {
+        pool.counters.snapshot(slots: pool.slots.count)
+    }
+
+    /// The reuse overlay's lines: one per slot, then the counters.
+    public func reuseOverlayLines() -> [String] {
+        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: configuration.theme).lines()
+    }
+
+    /// The key bindings, shown by `?`.
+    public static var helpLines: [(keys: String, action: String)] { HelpView.lines }
+
+    /// Whether something on screen is loading, so the spinner timer should run.
+    public var isAnimating: Bool {
+        if case .loading = list.status, list.hasStatusRow { return true }
+        if detail?.image.isLoading == true { return true }
+        return pool.isLoading(anyOf: visibleRows.compactMap(list.itemIndex(forRow:)))
+    }
+
+    /// The screen's size.
+    public var size: (columns: Int, rows: Int) { (listLayout.columns, listLayout.rows) }
+    /// The geometry of one row at this width.
+    public var layout: RowLayout { listLayout.row }
+    /// Lines of the list area: the screen less the header, footer and status lines.
+    public var listHeight: Int { listLayout.listHeight }
+}
