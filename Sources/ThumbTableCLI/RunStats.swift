@@ -3,29 +3,19 @@ import Foundation
 import Pipeline
 import Table
 
-/// What `--stats-file` keeps of a run: the slots' counters and the pipeline's, in one JSON object under the names the
-/// `s` overlay shows (`slot_reuses`, `wrong_paints`, `requests_started`, …), keys sorted.
+/// What `--stats-file` keeps of a run: the slots' counters and the pipeline's, in one JSON object under the
+/// snake_case names the `s` overlay shows (`slot_reuses`, `wrong_paints`, `requests_started`, …), keys sorted. The file
+/// has two the overlay leaves out: `loads_started` and `loads_cancelled`, the slots' own loads.
 struct RunStats: Encodable, Equatable {
-    /// The table's slots, and what they counted.
-    struct Slots: Encodable, Equatable {
-        var slots: Int
-        var slotReuses: Int
-        var staleResultsDropped: Int
-        var wrongPaints: Int
-    }
-
-    var slots: Slots
+    var slots: SlotCounters.Snapshot
     var pipeline: PipelineCounters.Snapshot
 
     @MainActor
     init(table: TableController, pipeline: PipelineCounters.Snapshot) {
-        let counters = table.slotCounters
-        slots = Slots(slots: counters.slots, slotReuses: counters.slotReuses,
-                      staleResultsDropped: counters.staleResultsDropped, wrongPaints: counters.wrongPaints)
-        self.pipeline = pipeline
+        self.init(slots: table.slotCounters, pipeline: pipeline)
     }
 
-    init(slots: Slots, pipeline: PipelineCounters.Snapshot) {
+    init(slots: SlotCounters.Snapshot, pipeline: PipelineCounters.Snapshot) {
         self.slots = slots
         self.pipeline = pipeline
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Pipeline
+import Table
 import Testing
 @testable import ThumbTableCLI
 
@@ -12,13 +13,15 @@ import Testing
         pipeline.maxDownloadsInFlight = 6
         pipeline.bytesDiscarded = 1 << 40
         pipeline.diskEntriesDiscarded = 2
-        return RunStats(slots: .init(slots: 14, slotReuses: 30, staleResultsDropped: 4, wrongPaints: 0),
+        return RunStats(slots: .init(slots: 14, slotReuses: 30, staleResultsDropped: 4, wrongPaints: 0,
+                                              loadsStarted: 45, loadsCancelled: 17),
                         pipeline: pipeline)
     }()
 
     @Test func holdsEveryCounterUnderTheOverlaysNameWithItsValue() throws {
         let object = try #require(try JSONSerialization.jsonObject(with: stats.json()) as? [String: Int])
-        var expected = ["slots": 14, "slot_reuses": 30, "stale_results_dropped": 4, "wrong_paints": 0]
+        var expected = ["slots": 14, "slot_reuses": 30, "stale_results_dropped": 4, "wrong_paints": 0,
+                        "loads_started": 45, "loads_cancelled": 17]
         for (name, value) in stats.pipeline.named { expected[name] = value }
         #expect(object == expected)
         #expect(object["max_downloads_in_flight"] == 6 && object["bytes_discarded"] == 1 << 40)
@@ -32,7 +35,7 @@ import Testing
         let names = lines.dropFirst().dropLast().map { line in
             String(line.drop { $0 == " " }.dropFirst().prefix { $0 != "\"" })
         }
-        #expect(names.count == 4 + stats.pipeline.named.count)
+        #expect(names.count == 6 + stats.pipeline.named.count)
         #expect(names == names.sorted())
         #expect(try stats.json() == stats.json())
     }

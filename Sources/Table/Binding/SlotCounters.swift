@@ -26,6 +26,16 @@ public final class SlotCounters {
         public var loadsStarted: Int
         public var loadsCancelled: Int
 
+        public init(slots: Int, slotReuses: Int, staleResultsDropped: Int, wrongPaints: Int, loadsStarted: Int,
+                    loadsCancelled: Int) {
+            self.slots = slots
+            self.slotReuses = slotReuses
+            self.staleResultsDropped = staleResultsDropped
+            self.wrongPaints = wrongPaints
+            self.loadsStarted = loadsStarted
+            self.loadsCancelled = loadsCancelled
+        }
+
         /// The counts the reuse overlay and the stats file show, by the names they show them under.
         public var named: [(name: String, value: Int)] {
             [("slots", slots), ("slot_reuses", slotReuses), ("stale_results_dropped", staleResultsDropped),
