@@ -56,7 +56,7 @@ let package = Package(
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
-            "Cells", "Pixels", "Codecs", "TextArt", "HTTP", "LocalFiles", .product(name: "Crypto", package: "swift-crypto"),
+            "Cells", "Codecs", "TextArt", "HTTP", "LocalFiles", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Cells", "Items"]),
@@ -72,8 +72,8 @@ let package = Package(
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
-            "Table", "Cells", "Items", "Codecs", "TextArt", "Pipeline", "App", "TestSupport", "DemoServer", "HTTP",
-            "ItemSources",
+            "Table", "Cells", "Items", "Codecs", "Pixels", "TextArt", "Pipeline", "App", "TestSupport", "DemoServer",
+            "HTTP", "ItemSources",
         ]),
 
         // MARK: Tests
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
-            "ThumbTableCLI", "Pipeline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ThumbTableCLI", "Pipeline", "Table", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"],
                     resources: [.copy("Golden")]),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
                     exclude: ["quality-configs.tsv"], resources: [.copy("Golden")]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "Pipeline", "TestSupport", "Cells", "Pixels", "Codecs", "TextArt", "LocalFiles",
+            "Pipeline", "TestSupport", "Cells", "Codecs", "TextArt", "LocalFiles",
         ]),
         .testTarget(name: "ReuseSimulationTests", dependencies: [
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
@@ -101,10 +101,10 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["App", "Table", "Terminal", "Cells", "Items", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
-            "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
+            "DemoServer", "DemoResources", "Codecs", "HTTP", "TestSupport",
         ]),
         .testTarget(name: "ItemSourcesTests", dependencies: [
-            "ItemSources", "Items", "DemoServer", "DemoResources", "TestSupport", "LocalFiles",
+            "ItemSources", "Items", "DemoServer", "TestSupport", "LocalFiles",
         ]),
     ]
 )
