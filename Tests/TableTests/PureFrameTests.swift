@@ -6,8 +6,8 @@ import Table
 import TestSupport
 import Testing
 
-/// Composing a frame reads state and writes cells: it starts no load, no prefetch and no page. `update()` does that,
-/// run by the app before it composes.
+/// Composing a frame reads state and writes cells: it starts no load, no prefetch and no page, and changes no state
+/// (row heights, scroll extents). `update()` does that, run by the app before it composes.
 @MainActor
 @Suite struct PureFrameTests {
     /// A loader that records every call made while a frame is being composed, and otherwise passes calls on.
@@ -112,8 +112,7 @@ struct ObservedTable: Equatable {
 
 /// Composing writes nothing but cells in every view (the list, the help, the detail pane, the failed page's pane),
 /// whether `update()` ran before it or not, and a frame composed without `update()` is the frame `update()` leads to.
-@MainActor
-@Suite struct FrameWritesNothingTests {
+extension PureFrameTests {
     static let sizes = [(80, 24), (60, 15), (34, 9), (120, 40), (20, 5), (100, 12)]
 
     /// A table whose first page loaded (5 rows, with images) and whose next page failed with a long reason.
