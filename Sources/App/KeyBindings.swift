@@ -114,8 +114,8 @@ enum KeyBindings {
             return .handled
         }
         switch key {
-        case .character("r"): detail.reloadImage()
-        case .character("d"): detail.removeImageFromCache()
+        case .character("r"): table.reloadDetailImage()
+        case .character("d"): table.removeDetailImageFromCache()
         case .character("s"): table.toggleReuseOverlay()
         case .character("?"): table.toggleHelp()
         default: return .handled

@@ -77,9 +77,14 @@ public final class TableController {
 
     // MARK: Geometry
 
-    /// The height of a display row; cached per width, computed only for rows asked about.
+    /// The height of a display row: cached when `update()` or a key measured it, else computed and not stored.
     public func rowHeight(_ row: Int) -> Int {
         listLayout.rowHeight(row, in: list)
+    }
+
+    /// The height of a display row, cached for the width: what the keys that move the viewport measure rows with.
+    private func measuredHeight(_ row: Int) -> Int {
+        listLayout.measure(row, in: list)
     }
 
     /// The display rows on screen now.
@@ -91,24 +96,23 @@ public final class TableController {
     public func resize(columns: Int, rows: Int) {
         guard columns != size.columns || rows != size.rows else { return }
         listLayout.resize(columns: columns, rows: rows)
-        viewport.reveal(count: displayCount, height: listHeight, rowHeight: rowHeight)
-        detail?.layoutImage(width: size.columns, height: listHeight)
+        viewport.reveal(count: displayCount, height: listHeight, rowHeight: measuredHeight)
     }
 
     // MARK: Moving
 
     public func move(by delta: Int) {
-        viewport.move(by: delta, count: displayCount, height: listHeight, rowHeight: rowHeight)
+        viewport.move(by: delta, count: displayCount, height: listHeight, rowHeight: measuredHeight)
         changed()
     }
 
     public func page(by fraction: Double) {
-        viewport.page(by: fraction, count: displayCount, height: listHeight, rowHeight: rowHeight)
+        viewport.page(by: fraction, count: displayCount, height: listHeight, rowHeight: measuredHeight)
         changed()
     }
 
     public func scroll(by rows: Int) {
-        viewport.scroll(by: rows, count: displayCount, height: listHeight, rowHeight: rowHeight)
+        viewport.scroll(by: rows, count: displayCount, height: listHeight, rowHeight: measuredHeight)
         changed()
     }
 
@@ -118,7 +122,7 @@ public final class TableController {
     }
 
     public func goEnd() {
-        viewport.end(count: displayCount, height: listHeight, rowHeight: rowHeight)
+        viewport.end(count: displayCount, height: listHeight, rowHeight: measuredHeight)
         changed()
     }
 
@@ -134,7 +138,7 @@ public final class TableController {
     public func select(screenLine line: Int) -> Bool {
         guard let row = listLayout.row(atLine: line - 1, viewport, in: list) else { return false }
         viewport.selection = row
-        viewport.reveal(count: displayCount, height: listHeight, rowHeight: rowHeight)
+        viewport.reveal(count: displayCount, height: listHeight, rowHeight: measuredHeight)
         changed()
         return true
     }
@@ -172,7 +176,7 @@ public final class TableController {
         list.setFilter(text)
         binder.rowsChanged()
         viewport = ListViewport(selection: selected.flatMap { list.row(ofItem: $0) } ?? 0, top: 0)
-        viewport.reveal(count: displayCount, height: listHeight, rowHeight: rowHeight)
+        viewport.reveal(count: displayCount, height: listHeight, rowHeight: measuredHeight)
         changed()
     }
 
@@ -224,31 +228,78 @@ public final class TableController {
             }
             return
         }
-        let pane = DetailPane(itemIndex: index, item: item, rowThumbnail: pool.slot(forItem: index)?.thumbnail ?? .none,
-                              loader: binder.loader, lowData: configuration.lowData, changed: changes)
-        detail = pane
-        pane.layoutImage(width: size.columns, height: listHeight)
+        binder.cancelPaneImage()
+        detail = DetailPane(itemIndex: index, item: item, rowThumbnail: pool.slot(forItem: index)?.thumbnail ?? .none,
+                            lowData: configuration.lowData)
+        bindPaneImage()
         changed()
     }
 
     /// Closes the detail pane (or the failure's pane), back to the list as it was.
     public func closeDetail() {
-        detail?.close()
+        binder.cancelPaneImage()
         detail = nil
         pageFailure = nil
         changed()
     }
 
-    // MARK: Thumbnails
+    /// Loads the detail pane's image again (the `r` key in the pane): from the caches if it is there, else fetched
+    /// anew; the full-size one again after it failed.
+    public func reloadDetailImage() {
+        guard let detail else { return }
+        detail.prepareReload()
+        if let box = detail.imageBox { binder.loadImage(of: detail, box: box) }
+        changed()
+    }
 
-    /// Brings the loads in line with the screen: binds row slots to the rows on screen (starting and cancelling
-    /// their thumbnail loads), prefetches around them, and asks for the next page when the viewport is within one
-    /// screen of the last loaded row. The app's loop runs it before it composes each frame; composing starts nothing.
+    /// Deletes the detail pane's image (and the row's thumbnail) from the memory and disk caches (the `d` key in the
+    /// pane).
+    public func removeDetailImageFromCache() {
+        guard let detail else { return }
+        detail.removedFromCache(count: binder.removeFromCache(imagesOf: detail))
+        changed()
+    }
+
+    /// Starts (or restarts, after a resize) the detail pane's image load at the size the pane allows.
+    private func bindPaneImage() {
+        guard let detail, let box = detail.wantedImageBox(width: size.columns, height: listHeight),
+              box != detail.imageBox else { return }
+        binder.loadImage(of: detail, box: box)
+    }
+
+    // MARK: Updating
+
+    /// Brings the state in line with the screen before a frame is composed, so that composing only reads: binds row
+    /// slots to the rows on screen (starting and cancelling their thumbnail loads, caching their heights),
+    /// prefetches around them, asks for the next page when the viewport is within one screen of the last loaded
+    /// row, loads the detail pane's image at the pane's size, and records how much of each scrolled text shows, for
+    /// the keys that scroll it. The app's loop runs it before it composes each frame.
     public func update() {
-        let visible = visibleRows
+        let visible = listLayout.measureVisibleRows(viewport, in: list)
         if let size = layout.thumbnail { binder.update(visible: visible, list: list, size: size) }
         if visible.upperBound + visible.count >= itemCount { loadMoreIfNeeded() }
+        bindPaneImage()
+        fitScrolledTexts()
     }
+
+    /// Records in each open text's `TextScroll` how much of it shows at this size, laid out by the view that
+    /// draws it.
+    private func fitScrolledTexts() {
+        let (columns, rows) = size
+        if showingHelp, let box = HelpView.box(columns: columns, rows: rows) {
+            helpScroll.fit(lineCount: box.lines.count, height: box.rows)
+        }
+        if let detail {
+            detail.textScroll.fit(DetailPaneView(pane: detail, theme: configuration.theme, tick: tick)
+                .scrolledText(width: columns, height: listHeight))
+        }
+        if let pageFailure {
+            pageFailure.textScroll.fit(PageFailurePaneView(pane: pageFailure, theme: configuration.theme)
+                .scrolledText(width: columns, height: listHeight))
+        }
+    }
+
+    // MARK: Thumbnails
 
     /// Loads the selected row's thumbnail again (the `r` key), or retries a failed page when the status row is selected.
     public func retrySelected() {
@@ -343,15 +394,14 @@ public final class TableController {
         pages.cancel()
         batch.stop()
         binder.cancelAll(size: layout.thumbnail)
-        detail?.close()
     }
 
     // MARK: Composing
 
     /// Composes the whole screen into a cell buffer: header, rows (or the detail pane), footer, status line, help.
-    /// It reads state and writes cells, nothing else: `update()` starts the loads first. (Drawing records how much
-    /// of a scrolled text shows, in its `TextScroll`, for the keys that scroll it.) Its cost depends on the rows on
-    /// screen, not on the rows loaded.
+    /// It reads state and writes cells, nothing else: `update()` starts the loads, caches the rows' heights and
+    /// records the scrolled texts' extents first; composed without it, the frame computes what it needs and stores
+    /// nothing. Its cost depends on the rows on screen, not on the rows loaded.
     public func frame() -> CellBuffer {
         let (columns, rows) = size
         var frame = CellBuffer(width: columns, height: rows)
@@ -386,7 +436,7 @@ public final class TableController {
             ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: theme)
                 .draw(into: &frame, top: listLayout.listTop, height: listHeight)
         }
-        if showingHelp { HelpView(theme: theme).draw(into: &frame, scroll: &helpScroll) }
+        if showingHelp { HelpView(theme: theme).draw(into: &frame, scroll: helpScroll) }
         return frame
     }
 }

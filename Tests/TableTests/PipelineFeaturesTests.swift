@@ -114,7 +114,7 @@ import Testing
         #expect(pane.fullSizeFailure?.contains("big-1.png") == true)
         let text = table.nextFrame().lines.joined(separator: "\n")
         #expect(text.contains("Full-size image: failed"))
-        pane.removeImageFromCache()
+        table.removeDetailImageFromCache()
         #expect(Set(loader.removed.map(\.lastPathComponent)) == ["big-1.png", "1.png"])
         #expect(table.nextFrame().lines.joined(separator: "\n").contains("removed from the cache"))
     }

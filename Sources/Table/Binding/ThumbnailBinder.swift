@@ -3,8 +3,8 @@ import Foundation
 import Items
 
 /// Keeps the thumbnails in line with the screen: binds row slots to the rows on screen, starting and cancelling
-/// their loads, and warms the rows around them. It owns the slot pool, the loader, the counters and the change
-/// callback, so nothing below it is handed them on each call.
+/// their loads, warms the rows around them, and loads the detail pane's image. It owns the slot pool, the loader,
+/// the counters and the change callback, so nothing below it is handed them on each call.
 @MainActor
 final class ThumbnailBinder {
     let pool: SlotPool
@@ -13,13 +13,20 @@ final class ThumbnailBinder {
     private let prefetches: Bool
     /// The rows (and loaded count) the last prefetch was computed for.
     private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
+    private let changed: ChangeSignal
+    /// The detail pane's image load, and its generation: a result from an earlier load is dropped.
+    private var paneImageTask: Task<Void, Never>?
+    private var paneImageGeneration = 0
 
     init(loader: any ThumbnailLoading, margin: Int, prefetches: Bool, counters: SlotCounters,
          changed: ChangeSignal) {
         self.loader = loader
         self.prefetches = prefetches
+        self.changed = changed
         self.pool = SlotPool(margin: margin, counters: counters, changed: changed)
     }
+
+    private var counters: SlotCounters { pool.counters }
 
     /// Binds slots to the rows on screen (starting the loads of rows bound anew, cancelling those of the slots they
     /// took) and warms the rows around them.
@@ -52,10 +59,60 @@ final class ThumbnailBinder {
         prefetchedAround = nil
     }
 
-    /// Stops every thumbnail load: the prefetch and the slots'.
+    /// Stops every thumbnail load: the prefetch, the slots' and the detail pane's.
     func cancelAll(size: CellSize?) {
         if let size { loader.prefetch([], size: size) }
         pool.unbindAll()
+        cancelPaneImage()
+    }
+
+    // MARK: The detail pane's image
+
+    /// Loads the detail pane's image at `box`, cancelling the load under way: shown at once when in memory, else
+    /// awaited and counted with the slots' loads. A full-size image that fails falls back to the small one (see
+    /// `DetailPane.fallsBack`).
+    func loadImage(of pane: DetailPane, box: CellSize) {
+        cancelPaneImage()
+        guard let url = pane.imageURL else { return }
+        pane.imageLoading(box: box)
+        paneImageGeneration += 1
+        let generation = paneImageGeneration
+        let load = loader.thumbnail(url, size: box)
+        if case .ready(let picture) = load {
+            pane.imageArrived(.loaded(picture))
+            return
+        }
+        counters.loadsStarted += 1
+        paneImageTask = Task { [weak self, weak pane] in
+            guard let state = await ThumbnailState.load(load) else { return }
+            guard let self, let pane else { return }
+            guard generation == self.paneImageGeneration, !Task.isCancelled else {
+                self.counters.staleResultsDropped += 1
+                return
+            }
+            self.paneImageTask = nil
+            if case .failed(let reason) = state, pane.fallsBack(from: url, after: reason) {
+                self.loadImage(of: pane, box: box)
+                return
+            }
+            pane.imageArrived(state)
+            self.changed.send()
+        }
+    }
+
+    /// Cancels the detail pane's image load (the pane closed or loads again).
+    func cancelPaneImage() {
+        guard let task = paneImageTask else { return }
+        task.cancel()
+        paneImageTask = nil
+        counters.loadsCancelled += 1
+    }
+
+    /// Forgets the detail pane's images in every cache (the `d` key). Returns how many there were.
+    func removeFromCache(imagesOf pane: DetailPane) -> Int {
+        let urls = pane.cachedURLs
+        for url in urls { loader.removeFromCache(url) }
+        return urls.count
     }
 
     /// The display rows to warm: the visible ones (so a prefetch already fetching a row that scrolls into view is

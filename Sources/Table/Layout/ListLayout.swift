@@ -1,9 +1,9 @@
 import Cells
 
-/// Where the list's rows go on the screen: the list area, each row's height (cached for the width), the rows that
-/// show and the line each starts on. It is the one place that answers "which rows are where", so a grid view plugs
-/// in here.
-public struct ListLayout: Sendable {
+/// Where the list's rows go on the screen: the list area, each row's height (cached for the width when measured),
+/// the rows that show and the line each starts on. It is the one place that answers "which rows are where", so a
+/// grid view plugs in here.
+public struct ListLayout: Sendable, Equatable {
     /// The screen's size.
     public private(set) var columns = 80, rows = 24
     /// The geometry of one row at this width.
@@ -32,8 +32,15 @@ public struct ListLayout: Sendable {
     /// Lines of the list area: the screen less the header, footer and status lines.
     public var listHeight: Int { rows >= 4 ? rows - 3 : max(1, rows - 1) }
 
-    /// The height of a display row; cached per width, computed only for rows asked about.
-    mutating func rowHeight(_ display: Int, in list: ListState) -> Int {
+    /// The height of a display row: its cached height when it was measured, else computed now and not stored, so
+    /// that drawing writes nothing.
+    func rowHeight(_ display: Int, in list: ListState) -> Int {
+        guard let index = list.itemIndex(forRow: display) else { return row.statusRowHeight }
+        return heightCache[index] ?? row.height(for: list.items[index])
+    }
+
+    /// The height of a display row, cached for this width: keys and `update()` measure, frames read.
+    mutating func measure(_ display: Int, in list: ListState) -> Int {
         guard let index = list.itemIndex(forRow: display) else { return row.statusRowHeight }
         if let h = heightCache[index] { return h }
         let h = row.height(for: list.items[index])
@@ -47,12 +54,17 @@ public struct ListLayout: Sendable {
     }
 
     /// The display rows on screen for this viewport.
-    mutating func visibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+    func visibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
         viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
     }
 
+    /// Measures the rows on screen, so that the frame that follows finds their heights cached; returns them.
+    mutating func measureVisibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+        viewport.visibleRows(count: list.displayCount, height: listHeight) { measure($0, in: list) }
+    }
+
     /// The rows on screen, each with the line of the list area it starts on.
-    mutating func placedRows(_ viewport: ListViewport, in list: ListState) -> [(row: Int, y: Int)] {
+    func placedRows(_ viewport: ListViewport, in list: ListState) -> [(row: Int, y: Int)] {
         var y = 0
         return visibleRows(viewport, in: list).map { display in
             defer { y += rowHeight(display, in: list) }
@@ -61,7 +73,7 @@ public struct ListLayout: Sendable {
     }
 
     /// The display row under a line of the list area (a click), or nil below the last row or the list.
-    mutating func row(atLine line: Int, _ viewport: ListViewport, in list: ListState) -> Int? {
+    func row(atLine line: Int, _ viewport: ListViewport, in list: ListState) -> Int? {
         guard line < listHeight else { return nil }
         return viewport.row(atLine: line, count: list.displayCount) { rowHeight($0, in: list) }
     }

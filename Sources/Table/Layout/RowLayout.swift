@@ -5,7 +5,7 @@ import Items
 ///
 /// Heights are computed only for rows that are asked about (those near the viewport) and cached per width, so the
 /// cost of a frame does not depend on how many rows are loaded.
-public struct RowLayout: Sendable {
+public struct RowLayout: Sendable, Equatable {
     /// The width of the list area in columns.
     public let width: Int
     /// The thumbnail block, or nil when the screen is too narrow to show one (compact rows).

@@ -2,8 +2,8 @@ import Cells
 import Foundation
 import Items
 
-/// The detail pane opened with Enter: the item it shows, where its text is scrolled, and its image, loaded as large as
-/// the pane allows (`DetailPaneView` draws it).
+/// The detail pane opened with Enter: the item it shows, where its text is scrolled, and the state of its image,
+/// loaded as large as the pane allows by the `ThumbnailBinder` (`DetailPaneView` draws it).
 @MainActor
 public final class DetailPane {
     public let itemIndex: Int
@@ -13,11 +13,8 @@ public final class DetailPane {
     /// Where the text stands.
     public internal(set) var textScroll = TextScroll()
     public private(set) var image: ThumbnailState = .none
-    private var imageBox: CellSize?
-    private var generation = 0
-    private var task: Task<Void, Never>?
-    private let loader: any ThumbnailLoading
-    private let changed: ChangeSignal
+    /// The box the image was last asked for at; `update()` asks again when the pane's size gives another.
+    private(set) var imageBox: CellSize?
 
     /// Whether the small image is used here too (`--low-data`).
     public let lowData: Bool
@@ -26,14 +23,11 @@ public final class DetailPane {
     /// A one-line note on what the last cache action did ("removed from the cache").
     public private(set) var cacheNote: String?
 
-    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, loader: any ThumbnailLoading, lowData: Bool,
-         changed: ChangeSignal) {
+    init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, lowData: Bool) {
         self.itemIndex = itemIndex
         self.item = item
         self.rowThumbnail = rowThumbnail
-        self.loader = loader
         self.lowData = lowData
-        self.changed = changed
     }
 
     /// The image shown: the full-size one when the item has one, else its thumbnail; the small one in low-data
@@ -63,65 +57,49 @@ public final class DetailPane {
                         text: (1, rows + 1, max(1, width - 2), max(1, height - rows - 1)))
     }
 
-    /// Starts (or restarts, after a resize) the image load at the size the pane allows.
-    func layoutImage(width: Int, height: Int) {
-        guard let url = imageURL,
-              let box = Self.geometry(width: width, height: height, hasImage: true).image?.box else {
-            return
-        }
-        guard box != imageBox else { return }
-        imageBox = box
-        reload(url: url, box: box)
+    /// The box the image is to be loaded at in a pane of this size, or nil when there is no image or no room.
+    func wantedImageBox(width: Int, height: Int) -> CellSize? {
+        guard imageURL != nil else { return nil }
+        return Self.geometry(width: width, height: height, hasImage: true).image?.box
     }
 
-    /// Loads the image again (the `r` key in the pane): from the caches if it is there, else fetched anew.
-    public func reloadImage() {
+    /// The image's load started (or restarted) at `box`.
+    func imageLoading(box: CellSize) {
+        imageBox = box
+        image = .loading
+    }
+
+    /// The image's load ended: the picture, or why it failed.
+    func imageArrived(_ state: ThumbnailState) {
+        image = state
+    }
+
+    /// Whether a failed load of `url` falls back to the small image (a full-size image failed, not in low-data
+    /// mode); if so, the failure is kept to show and `imageURL` is the small image from now on.
+    func fallsBack(from url: URL, after reason: String) -> Bool {
+        guard !lowData, fullSizeFailure == nil, let small = item.thumbnailURL, small != url else { return false }
+        fullSizeFailure = reason
+        return true
+    }
+
+    /// Forgets the full-size failure and the cache note before the image is loaded again (the `r` key).
+    func prepareReload() {
         fullSizeFailure = nil
         cacheNote = nil
-        guard let url = imageURL, let box = imageBox else { return }
-        reload(url: url, box: box)
     }
 
-    /// Deletes the image (and the row's thumbnail) from the memory and disk caches (the `d` key in the pane).
-    public func removeImageFromCache() {
-        var removed: [String] = []
-        for url in Set([item.imageURL, item.thumbnailURL].compactMap(\.self)) {
-            loader.removeFromCache(url)
-            removed.append(url.lastPathComponent)
-        }
-        cacheNote = removed.isEmpty ? "no image to remove" : "removed from the cache; r fetches it again"
-        changed.send()
+    /// The images `d` removes from the caches: the full-size one and the row's thumbnail.
+    var cachedURLs: [URL] {
+        Array(Set([item.imageURL, item.thumbnailURL].compactMap(\.self)))
     }
 
-    private func reload(url: URL, box: CellSize) {
-        task?.cancel()
-        generation += 1
-        let expected = generation
-        image = .loading
-        let loader = self.loader
-        task = Task { [weak self] in
-            guard let state = await ThumbnailState.load(loader.thumbnail(url, size: box)) else { return }
-            guard let self, self.generation == expected, !Task.isCancelled else { return }
-            // Without low-data mode, a full-size image that fails falls back to the small one.
-            if case .failed(let reason) = state, !self.lowData, self.fullSizeFailure == nil,
-               let small = self.item.thumbnailURL, small != url {
-                self.fullSizeFailure = reason
-                self.reload(url: small, box: box)
-                return
-            }
-            self.image = state
-            self.changed.send()
-        }
+    /// Notes that `count` images were removed from the caches (the `d` key).
+    func removedFromCache(count: Int) {
+        cacheNote = count == 0 ? "no image to remove" : "removed from the cache; r fetches it again"
     }
 
     /// Scrolls the text by `lines` (negative: up), within its length.
     public func scroll(by lines: Int) {
         textScroll.scroll(by: lines)
-    }
-
-    /// Cancels the image load.
-    func close() {
-        task?.cancel()
-        task = nil
     }
 }

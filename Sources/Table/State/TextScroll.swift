@@ -1,7 +1,8 @@
-/// Where a text taller than its box stands: the first line shown, kept within the text as it was last drawn.
+/// Where a text taller than its box stands: the first line shown, kept within the text as `update()` last laid it out.
 ///
-/// The detail pane, the page failure pane and the help overlay scroll with it. Drawing records the text's length
-/// and the box's height (`fit`); keys scroll within them.
+/// The detail pane, the page failure pane and the help overlay scroll with it. `update()` records the text's length
+/// and the box's height (`fit`), computed by the view that draws it; keys scroll within them. A frame draws a fitted
+/// copy (`fitted`) and stores nothing.
 public struct TextScroll: Sendable, Equatable {
     /// The first line shown.
     public private(set) var top = 0
@@ -18,9 +19,16 @@ public struct TextScroll: Sendable, Equatable {
     /// Records the text's length and the lines the box shows, as a frame draws them, and keeps `top` within them
     /// (a resize may have made the text shorter or the box taller).
     mutating func fit(lineCount: Int, height: Int) {
-        self.lineCount = lineCount
-        self.height = max(1, height)
-        top = min(top, maxTop)
+        self = fitted(lineCount: lineCount, height: height)
+    }
+
+    /// This scroll fitted to a text's length and its box's height, for a frame to draw from without storing it.
+    func fitted(lineCount: Int, height: Int) -> TextScroll {
+        var fitted = self
+        fitted.lineCount = lineCount
+        fitted.height = max(1, height)
+        fitted.top = min(top, fitted.maxTop)
+        return fitted
     }
 
     /// Whether some of the text is out of the box, so that there is something to scroll.

@@ -1,12 +1,27 @@
 import Cells
 
+/// A text that scrolls in a box (the detail pane's, the failure pane's): its lines, each with its role, and where the
+/// box is. The view that draws it computes it, and `update()` fits the text's `TextScroll` to it, so both use one
+/// layout.
+struct ScrolledText {
+    var lines: [(String, CellStyle.Role)]
+    var x: Int, y: Int, width: Int, height: Int
+}
+
+extension TextScroll {
+    /// Records how much of `text` its box shows (see `fit(lineCount:height:)`).
+    mutating func fit(_ text: ScrolledText) {
+        fit(lineCount: text.lines.count, height: text.height)
+    }
+}
+
 extension CellBuffer {
-    /// Draws the lines of a scrolled text that show in a box, each styled by its role, and which lines show at the
-    /// buffer's top right when not all do. Records the text's length in `scroll` (see `TextScroll.fit`).
-    mutating func drawScrolled(_ lines: [(String, CellStyle.Role)], x: Int, y: Int, width: Int, height: Int,
-                               scroll: inout TextScroll, theme: Theme) {
-        scroll.fit(lineCount: lines.count, height: height)
-        for (i, (text, role)) in lines.dropFirst(scroll.top).prefix(height).enumerated() {
+    /// Draws the lines of a scrolled text that show in its box, each styled by its role, and which lines show at the
+    /// buffer's top right when not all do. `scroll` is fitted to the text for this frame only, not stored.
+    mutating func drawScrolled(_ scrolled: ScrolledText, scroll: TextScroll, theme: Theme) {
+        let (x, y, width, height) = (scrolled.x, scrolled.y, scrolled.width, scrolled.height)
+        let scroll = scroll.fitted(lineCount: scrolled.lines.count, height: height)
+        for (i, (text, role)) in scrolled.lines.dropFirst(scroll.top).prefix(height).enumerated() {
             switch role {
             case .title: put(text, x: x, y: y + i, style: theme.title, maxWidth: width)
             case .subtitle: put(text, x: x, y: y + i, style: theme.subtitle, maxWidth: width)

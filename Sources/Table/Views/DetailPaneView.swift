@@ -45,8 +45,13 @@ struct DetailPaneView {
         }
     }
 
-    /// Draws the pane into a buffer of the given size, and records in the pane's `textScroll` how much of the text
-    /// shows (see `TextScroll.fit`).
+    /// The pane's text and where it goes in a pane of the given size (beside or below the image).
+    func scrolledText(width: Int, height: Int) -> ScrolledText {
+        let t = DetailPane.geometry(width: width, height: height, hasImage: pane.imageURL != nil).text
+        return ScrolledText(lines: textLines(width: t.width), x: t.x, y: t.y, width: t.width, height: t.height)
+    }
+
+    /// Draws the pane into a buffer of the given size, its text scrolled as the pane's `textScroll` says.
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
         let geometry = DetailPane.geometry(width: width, height: height, hasImage: pane.imageURL != nil)
@@ -65,9 +70,7 @@ struct DetailPaneView {
                 break
             }
         }
-        let t = geometry.text
-        buffer.drawScrolled(textLines(width: t.width), x: t.x, y: t.y, width: t.width, height: t.height,
-                            scroll: &pane.textScroll, theme: theme)
+        buffer.drawScrolled(scrolledText(width: width, height: height), scroll: pane.textScroll, theme: theme)
         return buffer
     }
 }

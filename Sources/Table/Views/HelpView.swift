@@ -34,22 +34,37 @@ struct HelpView {
         }
     }
 
-    /// Draws the box, scrolled by `scroll`, and records in `scroll` how much of it shows (see `TextScroll.fit`).
-    func draw(into frame: inout CellBuffer, scroll: inout TextScroll) {
-        let keyWidth = Self.lines.map { $0.keys.displayWidth }.max() ?? 0
-        let actionWidth = Self.lines.map { $0.action.displayWidth }.max() ?? 0
-        let width = min(frame.width - 2, keyWidth + 3 + actionWidth + 4)
-        let lines = Self.text(width: width)
-        let height = min(frame.height - 2, lines.count + 4)
-        guard width > 10, height > 3 else { return }
-        let x0 = (frame.width - width) / 2, y0 = (frame.height - height) / 2
+    /// Where the help's box goes on a screen and the lines it holds.
+    struct Box {
+        var x: Int, y: Int, width: Int, height: Int
+        var keyWidth: Int
+        var lines: [(keys: String, action: String)]
+        /// Rows 2 to height - 2 hold the lines; the last row says how to scroll and close.
+        var rows: Int { height - 3 }
+    }
+
+    /// The box on a screen of this size, or nil when the screen is too small for one. The frame draws it and
+    /// `update()` fits the help's `TextScroll` to it: one layout for both.
+    static func box(columns: Int, rows: Int) -> Box? {
+        let keyWidth = lines.map { $0.keys.displayWidth }.max() ?? 0
+        let actionWidth = lines.map { $0.action.displayWidth }.max() ?? 0
+        let width = min(columns - 2, keyWidth + 3 + actionWidth + 4)
+        let wrapped = text(width: width)
+        let height = min(rows - 2, wrapped.count + 4)
+        guard width > 10, height > 3 else { return nil }
+        return Box(x: (columns - width) / 2, y: (rows - height) / 2, width: width, height: height, keyWidth: keyWidth,
+                   lines: wrapped)
+    }
+
+    /// Draws the box, its lines scrolled as `scroll` says (fitted to the box for this frame only, not stored).
+    func draw(into frame: inout CellBuffer, scroll: TextScroll) {
+        guard let box = Self.box(columns: frame.width, rows: frame.height) else { return }
+        let (x0, y0, width, height, keyWidth) = (box.x, box.y, box.width, box.height, box.keyWidth)
         let boxStyle = theme.footer
         frame.fill(x: x0, y: y0, width: width, height: height, with: Cell(" ", style: boxStyle))
         frame.put(" Keys ", x: x0 + 2, y: y0, style: boxStyle.merging(CellStyle(attributes: .bold)))
-        // Rows 2 to height - 2 hold the lines; the last row says how to scroll and close.
-        let rows = height - 3
-        scroll.fit(lineCount: lines.count, height: rows)
-        for (i, line) in lines.dropFirst(scroll.top).prefix(rows).enumerated() {
+        let scroll = scroll.fitted(lineCount: box.lines.count, height: box.rows)
+        for (i, line) in box.lines.dropFirst(scroll.top).prefix(box.rows).enumerated() {
             frame.put(line.keys, x: x0 + 2, y: y0 + 2 + i, style: boxStyle.merging(theme.label), maxWidth: width - 4)
             frame.put(line.action, x: x0 + 2 + keyWidth + 3, y: y0 + 2 + i, style: boxStyle,
                       maxWidth: max(0, width - keyWidth - 7))

@@ -22,15 +22,17 @@ struct PageFailurePaneView {
         return lines
     }
 
-    /// Draws the pane into a buffer of the given size, and records in the pane's `textScroll` how much of the text
-    /// shows (see `TextScroll.fit`).
+    /// The pane's text and where it goes in a pane of the given size.
+    func scrolledText(width: Int, height: Int) -> ScrolledText {
+        let textWidth = max(1, width - 4)
+        let top = height > 2 ? 1 : 0
+        return ScrolledText(lines: textLines(width: textWidth), x: 2, y: top, width: textWidth, height: height - top)
+    }
+
+    /// Draws the pane into a buffer of the given size, its text scrolled as the pane's `textScroll` says.
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
-        let textWidth = max(1, width - 4)
-        let lines = textLines(width: textWidth)
-        let top = height > 2 ? 1 : 0
-        buffer.drawScrolled(lines, x: 2, y: top, width: textWidth, height: height - top, scroll: &pane.textScroll,
-                            theme: theme)
+        buffer.drawScrolled(scrolledText(width: width, height: height), scroll: pane.textScroll, theme: theme)
         return buffer
     }
 }
