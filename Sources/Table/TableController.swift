@@ -395,48 +395,4 @@ public final class TableController {
         batch.stop()
         binder.cancelAll(size: layout.thumbnail)
     }
-
-    // MARK: Composing
-
-    /// Composes the whole screen into a cell buffer: header, rows (or the detail pane), footer, status line, help.
-    /// It reads state and writes cells, nothing else: `update()` starts the loads, caches the rows' heights and
-    /// records the scrolled texts' extents first; composed without it, the frame computes what it needs and stores
-    /// nothing. Its cost depends on the rows on screen, not on the rows loaded.
-    public func frame() -> CellBuffer {
-        let (columns, rows) = size
-        var frame = CellBuffer(width: columns, height: rows)
-        let theme = configuration.theme
-        let body: CellBuffer
-        if let detail {
-            body = DetailPaneView(pane: detail, theme: theme, tick: tick).draw(width: columns, height: listHeight)
-        } else if let pageFailure {
-            body = PageFailurePaneView(pane: pageFailure, theme: theme).draw(width: columns, height: listHeight)
-        } else {
-            let placed = listLayout.placedRows(viewport, in: list)
-            body = ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick).draw(width: columns, height: listHeight)
-        }
-        frame.draw(body, x: 0, y: listLayout.listTop)
-        if rows >= 4 {
-            HeaderLine(sourceName: source.name, list: list, selection: viewport.selection,
-                       detailItem: detail?.itemIndex, showingPageFailure: pageFailure != nil, theme: theme)
-                .draw(into: &frame)
-            frame.fill(x: 0, y: rows - 2, width: columns, height: 1, with: Cell(" ", style: theme.footer))
-            frame.put(TextWrap.truncate(" " + source.attribution, width: columns), x: 0, y: rows - 2,
-                      style: theme.footer)
-        }
-        if let progress = batchProgress {
-            BatchProgressBar(progress: progress, theme: theme).draw(into: &frame, y: rows - 1)
-        } else {
-            StatusLine(list: list, isEditingFilter: isEditingFilter, showingDetail: detail != nil,
-                       showingPageFailure: pageFailure != nil, note: status, itemSelected: selectedItem != nil,
-                       theme: theme).draw(into: &frame, y: rows - 1)
-        }
-        if showingReuseOverlay {
-            ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: theme)
-                .draw(into: &frame, top: listLayout.listTop, height: listHeight)
-        }
-        if showingHelp { HelpView(theme: theme).draw(into: &frame, scroll: helpScroll) }
-        return frame
-    }
 }
