@@ -11,9 +11,13 @@ protocol FakeLoaderPipelineTests {
 }
 
 extension FakeLoaderPipelineTests {
+    /// A pipeline over the gated fake loader. Its downloads receive nothing until a test answers them, so they never
+    /// count as stalled here: on a slow run (a loaded machine) a 1 s stall limit would preempt them and change the
+    /// order a test checks. Preemption has tests of its own (`StalledDownloadTests`).
     func pipeline(maxDownloads: Int = 6, perHost: Int = 6, retry: RetryPolicy = RetryPolicy(sleep: { _ in }),
                   diskCache: DiskCache? = nil) -> ImagePipeline {
-        ImagePipeline(configuration: .init(maxDownloads: maxDownloads, maxDownloadsPerHost: perHost, retry: retry),
+        ImagePipeline(configuration: .init(maxDownloads: maxDownloads, maxDownloadsPerHost: perHost, retry: retry,
+                                           preemptsStalledAfter: .seconds(3600)),
                       loader: loader, diskCache: diskCache, processing: .fake)
     }
 

@@ -36,11 +36,15 @@ import TextArt
 
     /// 14 URLs that never answer (`/hang/N.png`), half of them silent from the start and half stalled mid-body,
     /// and `good` that answer at once (`/ok/N.png`).
-    func serveHostile(_ server: TestHTTPServer, good: Int) -> (hanging: [URL], good: [URL]) {
+    /// `goodDelay` holds each good answer back, so a test can make rows wait longer than a stall limit.
+    func serveHostile(_ server: TestHTTPServer, good: Int,
+                      goodDelay: Duration = .zero) -> (hanging: [URL], good: [URL]) {
         for i in 0..<14 {
             server.serve("/hang/\(i).png", i.isMultiple(of: 2) ? .never : .ok(horse).stalled(after: 1_000))
         }
-        for i in 0..<good { server.serve("/ok/\(i).png", .ok(horse, contentType: "image/png")) }
+        for i in 0..<good {
+            server.serve("/ok/\(i).png", .ok(horse, contentType: "image/png").delayed(by: goodDelay))
+        }
         return ((0..<14).map { server.url("/hang/\($0).png") }, (0..<good).map { server.url("/ok/\($0).png") })
     }
 
@@ -82,7 +86,9 @@ import TextArt
 
     @Test func visibleRowsPreemptStalledBatchDownloads() async throws {
         try await TestHTTPServer.with { server in
-            let urls = serveHostile(server, good: 6)
+            // Each good answer takes 600 ms, so the rows beyond the two kept slots wait past the 200 ms stall limit
+            // whatever the machine's speed: with instant answers the kept slots served all six before any stall.
+            let urls = serveHostile(server, good: 6, goodDelay: .milliseconds(600))
             let pipeline = pipeline(preemptsAfter: .milliseconds(200))
 
             let batch = urls.hanging.map { url in
