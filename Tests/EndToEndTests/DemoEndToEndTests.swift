@@ -77,7 +77,14 @@ struct DemoEndToEndTests {
         try await tmux.waitFor(text: "Image state: loaded")
         try tmux.send("Escape")
         // The screen is compared whole once it has stopped changing: tmux may capture a frame half written.
-        let after = try await tmux.waitFor("the list as it was") { lines in lines == before }
+        let after: [String]
+        do {
+            after = try await tmux.waitFor("the list as it was") { lines in lines == before }
+        } catch {
+            let shown = before.joined(separator: "\n")
+            Issue.record("the list before Enter was:\n\(shown)")
+            throw error
+        }
         #expect(after == before)
     }
 
