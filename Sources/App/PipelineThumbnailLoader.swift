@@ -20,10 +20,7 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
     }
 
     public func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
-        switch pipeline.thumbnail(request(url, size), priority: .visible) {
-        case .ready(let cells): .ready(cells)
-        case .pending(let load): .pending(load)
-        }
+        pipeline.thumbnail(request(url, size), priority: .visible)
     }
 
     public func prefetch(_ urls: [URL], size: CellSize) {

@@ -88,31 +88,12 @@ public actor ImagePipeline {
 
     // MARK: Requests
 
-    /// A thumbnail as the pipeline answers for it: ready from memory, or to be awaited.
-    public enum Thumbnail: Sendable {
-        case ready(CellBuffer)
-        /// Awaiting it joins or starts the work; cancelling the awaiting task leaves it (and cancels the shared
-        /// work if nobody else wants it). Throws `PipelineError`, or `CancellationError`.
-        case pending(@Sendable () async throws -> CellBuffer)
-
-        /// The picture, waiting for it if need be.
-        public func value() async throws -> CellBuffer {
-            switch self {
-            case .ready(let cells): cells
-            case .pending(let load): try await load()
-            }
-        }
-
-        /// The picture if it was in memory.
-        public var ready: CellBuffer? {
-            if case .ready(let cells) = self { cells } else { nil }
-        }
-    }
-
     /// The rendered thumbnail for a request: ready if it is in memory now (synchronous, so a row scrolled back
-    /// into view is drawn in the same frame), else the work to await. The one place the memory cache of rendered
-    /// thumbnails is looked at for a request, and the one place such a hit is counted.
-    public nonisolated func thumbnail(_ request: ThumbnailRequest, priority: RequestPriority = .visible) -> Thumbnail {
+    /// into view is drawn in the same frame), else the work to await, which throws `PipelineError` or
+    /// `CancellationError`. The one place the memory cache of rendered thumbnails is looked at for a request, and
+    /// the one place such a hit is counted.
+    public nonisolated func thumbnail(_ request: ThumbnailRequest,
+                                      priority: RequestPriority = .visible) -> ThumbnailLoad {
         if let cells = rendered.value(for: request) {
             counters.add(\.memoryHits)
             return .ready(cells)

@@ -18,21 +18,6 @@ public protocol ThumbnailLoading: Sendable {
     func warm(_ url: URL, size: CellSize) async throws
 }
 
-/// A thumbnail as a loader answers for it: ready, or to be awaited.
-public enum ThumbnailLoad: Sendable {
-    case ready(CellBuffer)
-    /// The load; awaiting it starts or joins the work, and cancelling the awaiting task leaves it.
-    case pending(@Sendable () async throws -> CellBuffer)
-
-    /// The picture, waiting for it if need be.
-    public func value() async throws -> CellBuffer {
-        switch self {
-        case .ready(let cells): cells
-        case .pending(let load): try await load()
-        }
-    }
-}
-
 extension ThumbnailLoading {
     public func prefetch(_ urls: [URL], size: CellSize) {}
     public func removeFromCache(_ url: URL) {}
