@@ -19,7 +19,7 @@ struct BrowsingSession {
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
                                      diskCache: disk.cache)
         let configuration = TableController.Configuration(thumbnail: size, lowData: options.lowData,
-                                                          prefetch: !options.noPrefetch)
+                                                          prefetch: !options.noPrefetch, layout: options.layout)
         let app = try App(source: source, configuration: configuration) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))

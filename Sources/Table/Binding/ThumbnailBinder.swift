@@ -14,6 +14,9 @@ final class ThumbnailBinder {
     /// The rows (and loaded count) the last prefetch was computed for.
     private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
     private let changed: ChangeSignal
+    /// The size the slots' pictures were asked for: when it changes (the grid, a zoom, a resize), every slot is
+    /// bound anew at the new size, its load at the old one cancelled.
+    private var boundSize: CellSize?
     /// The detail pane's image load, and its generation: a result from an earlier load is dropped.
     private var paneImageTask: Task<Void, Never>?
     private var paneImageGeneration = 0
@@ -31,6 +34,13 @@ final class ThumbnailBinder {
     /// Binds slots to the rows on screen (starting the loads of rows bound anew, cancelling those of the slots they
     /// took) and warms the rows around them.
     func update(visible: Range<Int>, list: ListState, size: CellSize) {
+        if size != boundSize {
+            if boundSize != nil {
+                pool.unbindAll()
+                prefetchedAround = nil
+            }
+            boundSize = size
+        }
         let rows = visible.compactMap { row in list.itemIndex(forRow: row).map { ($0, list.items[$0].rowImageURL) } }
         for slot in pool.bind(visible: rows) {
             guard let url = slot.imageURL else { continue }
