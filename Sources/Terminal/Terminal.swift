@@ -337,8 +337,8 @@ public final class Terminal {
         return XtermPalette.directColorNumber(r: c.r, g: c.g, b: c.b, indexedBelow: colors.indexedBelow)
     }
 
-    /// What terminfo says of an entry's colours, before curses starts.
-    private static func probe(_ name: String) -> ColorSetup.EntryColors? {
+    /// What terminfo says of an entry's colours; nil when it has no such entry. Call it before curses starts.
+    public static func probe(_ name: String) -> ColorSetup.EntryColors? {
         var colors: Int32 = 0, indexed: Int32 = 0
         guard cnc_probe_entry(name, &colors, &indexed) == 0 else { return nil }
         return ColorSetup.EntryColors(colors: Int(colors), indexedBelow: Int(indexed))
