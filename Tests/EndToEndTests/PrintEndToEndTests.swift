@@ -217,6 +217,29 @@ struct PrintEndToEndTests {
     }
 }
 
+/// `--print` with stdout a terminal (tmux): the default size is the terminal's, less a line for the prompt, and the
+/// terminal is left as it was: no alternate screen, the screen printed stays in the scrollback.
+@Suite(.enabled(if: TmuxSession.tmuxAvailable && SharedPhotos.directory != nil, "tmux or the shared photos missing"))
+struct PrintInATerminalEndToEndTests {
+    @Test func theDefaultSizeIsTheTerminalsLessALine() async throws {
+        try await PrintEndToEndTests().withFolder(of: ["coffee.png", "horse.png"]) { folder in
+            let tmux = try TmuxSession(["browse", folder.path, "--print", "--no-disk-cache"], columns: 90, rows: 25,
+                                       environment: ["NO_COLOR": "", "COLORTERM": ""])
+            defer { tmux.close() }
+            #expect(try await tmux.exitStatus() == 0)
+            #expect(try tmux.pane("alternate_on") == "0")
+            let lines = try tmux.screen()
+            // 24 lines printed on a 25-line terminal: the header is still on the top line, the footer on the 24th.
+            #expect(lines[0].contains("ThumbTable") && lines[0].contains("row 1 of 2 loaded"), "\(lines)")
+            #expect(lines[23].contains("All images from your files in"), "\(lines)")
+            #expect(lines.contains { $0.contains("horse.png") })
+            // TERM=screen-256color without COLORTERM: 256 colours, as render picks.
+            let escapes = try tmux.screenWithEscapes()
+            #expect(escapes.contains("8;5;") && !escapes.contains("8;2;"))
+        }
+    }
+}
+
 /// The real photos in ../shared/data/images (its SOURCES.md says where each comes from).
 enum SharedPhotos {
     static let directory: URL? = {
