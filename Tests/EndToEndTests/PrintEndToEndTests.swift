@@ -112,6 +112,23 @@ struct PrintEndToEndTests {
         }
     }
 
+    @Test func hostileFileNamesArePrintedEscaped() async throws {
+        // Controls that are not SGR colours, so that the check below (which allows SGR) would see them leak.
+        let names = ["clear\u{1B}[2J\u{1B}[H.png", "clip\u{1B}]52;c;aGk=\u{07}.png", "c1\u{9B}2J.png"]
+        try await withFolder(of: []) { folder in
+            for name in names {
+                try FileManager.default.copyItem(at: SharedPhotos.directory!.appendingPathComponent("horse.png"),
+                                                to: folder.appendingPathComponent(name))
+            }
+            let run = try await PipedRun.run(["browse", folder.path, "--print", "--print-size", "90x24",
+                                              "--no-disk-cache", "--color", "truecolor"])
+            expectScreen(run, columns: 90, rows: 24)
+            let lines = Self.visibleLines(run.stdoutText)
+            #expect(lines.contains { $0.contains("clear^[[2J^[[H.png") }, "\(lines)")
+            #expect(lines.contains { $0.contains("c1<U+009B>2J.png") }, "\(lines)")
+        }
+    }
+
     // MARK: Other sources
 
     @Test func theDemoPrintsItsSpeciesWithTheirPictures() async throws {
