@@ -40,6 +40,8 @@ extension BrowsingSession {
         if let statsFile = options.statsFile {
             try RunStats(table: printer.table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
         }
+        // The screen shows why, but a script must be able to tell that there was nothing to show.
+        if case .failed = printer.table.listStatus, printer.table.items.isEmpty { throw ExitCode.failure }
     }
 
     /// The colour depth printed: --color, else what `render` picks for its stdout (none under NO_COLOR, else by

@@ -159,6 +159,18 @@ struct PrintEndToEndTests {
          "--print", "--print-size", "80x24", "--color", "truecolor", "--no-disk-cache"]
     }
 
+    @Test func aFailedFirstPageIsPrintedAndEndsWithStatus1() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/api", .status(500))
+            let run = try await PipedRun.run(browseArguments(server) + ["--color", "none"])
+            #expect(run.status == 1, "\(run.stderrText)")
+            let lines = Self.visibleLines(run.stdoutText)
+            #expect(lines.count == 24)
+            #expect(lines[1].contains("Could not load the list"), "\(lines)")
+            #expect(run.stderrText.contains("thumbtable: the first page failed: "), "\(run.stderrText)")
+        }
+    }
+
     @Test func thePrintWaitsForSlowImages() async throws {
         try await TestHTTPServer.with { server in
             try serveThreePhotos(on: server, slow: .milliseconds(1500))
