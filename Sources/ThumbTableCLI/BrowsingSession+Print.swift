@@ -25,6 +25,8 @@ extension BrowsingSession {
                                              options: printTextArtOptions(depth: depth, unicode: Printer.setUpLocale()))
         let printer = Printer(source: source, configuration: configuration,
                               size: CellSize(columns: screen.columns, rows: screen.rows), loader: loader)
+        printer.table.showCounters { pipeline.counters.snapshot.named }
+        if options.reuseOverlay { printer.table.toggleReuseOverlay() }
         if let problem = disk.problem { Messages.error("note: no disk cache: \(problem)") }
         let result = await printer.run(timeout: options.printing.timeout)
         reportOnStderr(printer.table, settled: result.settled)
