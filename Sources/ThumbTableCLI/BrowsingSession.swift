@@ -15,6 +15,7 @@ struct BrowsingSession {
     /// Opens the table on `source` and runs it until the user quits; then writes the stats file if one was asked for.
     @MainActor
     func run(source: any ItemSource) async throws {
+        if options.printing.print { return try await printScreen(source: source) }
         let size = try options.thumbnailSize()
         let disk = diskCache()
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),

@@ -64,6 +64,8 @@ struct DisplayOptions: ParsableArguments {
     @Flag(help: "Show the slots and counters overlay from the start (the s key toggles it).")
     var reuseOverlay = false
 
+    @OptionGroup(title: "Print mode") var printing: PrintOptions
+
     func validate() throws {
         _ = try thumbnailSize()
         try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")
