@@ -16,12 +16,10 @@ struct BrowsingSession {
     @MainActor
     func run(source: any ItemSource) async throws {
         if options.printing.print { return try await printScreen(source: source) }
-        let size = try options.thumbnailSize()
         let disk = diskCache()
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
                                      diskCache: disk.cache)
-        let configuration = TableController.Configuration(thumbnail: size, lowData: options.lowData,
-                                                          prefetch: !options.noPrefetch, layout: options.layout)
+        let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
         let app = try App(source: source, configuration: configuration, colors: colorRequest) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
@@ -59,6 +57,13 @@ struct BrowsingSession {
         } catch {
             return (nil, error)
         }
+    }
+
+    /// The table the options ask for: thumbnail size, layout, low-data mode; prefetching as the caller says (the
+    /// print mode has nothing to prefetch for).
+    func tableConfiguration(prefetch: Bool) throws -> TableController.Configuration {
+        TableController.Configuration(thumbnail: try options.thumbnailSize(), lowData: options.lowData,
+                                      prefetch: prefetch, layout: options.layout)
     }
 
     func pipelineConfiguration() -> ImagePipeline.Configuration {
