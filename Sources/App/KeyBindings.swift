@@ -64,6 +64,9 @@ enum KeyBindings {
         case .character("r"): table.retrySelected()
         case .character("s"): table.toggleReuseOverlay()
         case .character("P"): table.startBatchPrefetch()
+        // = is + without Shift on most keyboards.
+        case .character("+"), .character("="): table.zoom(by: 1)
+        case .character("-"): table.zoom(by: -1)
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
         case .control("l"): table.redraw()
         default: break

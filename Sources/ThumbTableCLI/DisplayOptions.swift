@@ -7,8 +7,9 @@ import TextArt
 struct DisplayOptions: ParsableArguments {
     // Number options take the next argument whatever it looks like, so a negative number is told it is out of range
     // instead of "Missing value" (ArgumentParser reads a leading dash as an option).
-    @Option(parsing: .unconditional, help: "Thumbnail size in cells, COLSxROWS, at most \(Ceiling.thumbnail).")
-    var thumbSize = "12x5"
+    @Option(parsing: .unconditional,
+            help: "Thumbnail size in cells, COLSxROWS (at most \(Ceiling.thumbnail)), or auto: sized to the screen.")
+    var thumbSize = "auto"
 
     @Option(help: "Text-art mode: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: RenderMode?
@@ -72,8 +73,9 @@ struct DisplayOptions: ParsableArguments {
         try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
     }
 
-    /// --thumb-size, parsed by the same rule as `render --size`.
-    func thumbnailSize() throws(ValidationError) -> CellSize {
+    /// --thumb-size, parsed by the same rule as `render --size`; nil for `auto` (sized to the screen).
+    func thumbnailSize() throws(ValidationError) -> CellSize? {
+        if thumbSize.lowercased() == "auto" { return nil }
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
         return CellSize(columns: box.columns, rows: box.rows)
     }

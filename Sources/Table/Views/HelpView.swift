@@ -11,6 +11,7 @@ struct HelpView {
         ("Enter", "open the detail pane (on a failed page: why it failed)"),
         ("Esc q Backspace", "close the detail pane"),
         ("/", "filter titles as you type (Esc clears)"),
+        ("+ -", "bigger or smaller thumbnails"),
         ("r", "retry the selected row's image, or the failed page"),
         ("d (detail pane)", "delete the image from the caches; r fetches it again"),
         ("P", "prefetch every loaded row's thumbnail (Esc cancels)"),
