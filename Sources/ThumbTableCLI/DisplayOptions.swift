@@ -76,6 +76,9 @@ struct DisplayOptions: ParsableArguments {
     /// --thumb-size, parsed by the same rule as `render --size`; nil for `auto` (sized to the screen).
     func thumbnailSize() throws(ValidationError) -> CellSize? {
         if thumbSize.lowercased() == "auto" { return nil }
+        guard thumbSize.lowercased().contains("x") else {
+            throw ValidationError("--thumb-size must be auto or look like 40x20 (columns x rows), got '\(thumbSize)'")
+        }
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
         return CellSize(columns: box.columns, rows: box.rows)
     }

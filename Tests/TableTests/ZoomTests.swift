@@ -104,6 +104,26 @@ import Testing
         #expect(await waiter.until { everyRowPainted(table) })
     }
 
+    @Test func theOldSizePrefetchStopsAndTheNewOneWaitsForTheScreen() async {
+        let loader = FakeThumbnailLoader(gated: true)
+        let (table, waiter) = await makeTable(loader: loader)
+        table.update()
+        #expect(loader.prefetched.last?.isEmpty == false)
+        #expect(await waiter.until { loader.pending.count == itemsOnScreen(table).count })
+        loader.releaseAll()
+        #expect(await waiter.until { everyRowPainted(table) })
+        table.zoom(by: 1)
+        table.update()
+        #expect(loader.prefetched.last == [], "the old size's prefetch is stopped")
+        #expect(await waiter.until { loader.pending.count == itemsOnScreen(table).count })
+        table.update()
+        #expect(loader.prefetched.last == [], "no prefetch while the rows on screen load")
+        loader.releaseAll()
+        #expect(await waiter.until { everyRowPainted(table) })
+        table.update()
+        #expect(loader.prefetched.last?.isEmpty == false, "the new size's prefetch once the screen is drawn")
+    }
+
     @Test func aLateOldSizeResultNeverPaints() async {
         let loader = StubbornLoader()
         let (table, waiter) = await makeTable(loader: loader)

@@ -67,5 +67,6 @@ import Testing
         #expect(try plain.display.thumbnailSize() == nil)
         let auto = try #require(try ThumbTableCommand.parseAsRoot(["photos", "--thumb-size", "AUTO"]) as? PhotosCommand)
         #expect(try auto.display.thumbnailSize() == nil)
+        #expect(message(["photos", "--thumb-size", "big"])?.contains("must be auto or look like 40x20") == true)
     }
 }
