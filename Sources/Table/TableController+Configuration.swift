@@ -4,7 +4,8 @@ extension TableController {
     /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode,
     /// prefetching and the layout.
     public struct Configuration: Sendable {
-        public var thumbnail: CellSize
+        /// The thumbnails' size before zooming; nil: sized to the screen (`ThumbnailSizing.automatic`).
+        public var thumbnail: CellSize?
         public var theme: Theme
         /// Extra slots beyond the rows on screen.
         public var slotMargin: Int
@@ -14,7 +15,7 @@ extension TableController {
         public var prefetch: Bool
         /// The list or the grid at the start (`v` switches).
         public var layout: LayoutMode
-        public init(thumbnail: CellSize = CellSize(columns: 12, rows: 5), theme: Theme = .color,
+        public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list) {
             self.layout = layout
             self.thumbnail = thumbnail
@@ -22,6 +23,11 @@ extension TableController {
             self.slotMargin = slotMargin
             self.lowData = lowData
             self.prefetch = prefetch
+        }
+
+        /// The thumbnails' sizing rule this configuration starts with.
+        var sizing: ThumbnailSizing {
+            ThumbnailSizing(thumbnail.map { .fixed($0) } ?? .automatic)
         }
     }
 }

@@ -70,6 +70,9 @@ extension TableController {
     public var thumbnailBox: CellSize? { listLayout.thumbnailBox }
     /// The screen line the list area starts on.
     public var listTop: Int { listLayout.listTop }
+    /// The thumbnails' size now: sized to the screen or given, zoomed, and fitted to the screen (`zoom(by:)`
+    /// changes it). A list too narrow for thumbnails shows none (`layout.thumbnail` is then nil).
+    public var thumbnailSize: CellSize { listLayout.thumbnail }
     /// Lines of the list area: the screen less the header, footer and status lines.
     public var listHeight: Int { listLayout.listHeight }
 }

@@ -47,7 +47,7 @@ public final class TableController {
         self.source = source
         self.configuration = configuration
         self.list = ListState(firstPage: source.firstPage)
-        self.listLayout = ListLayout(thumbnail: configuration.thumbnail, mode: configuration.layout)
+        self.listLayout = ListLayout(sizing: configuration.sizing, mode: configuration.layout)
         self.pages = PageLoader(source: source)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
                                       prefetches: configuration.prefetch, counters: counters, changed: changes)
@@ -98,11 +98,30 @@ public final class TableController {
         listLayout.visibleRows(viewport, in: list)
     }
 
-    /// Sets the screen size, re-laying rows out and keeping the selected row selected.
+    /// Sets the screen size, re-laying rows out (the thumbnails follow the screen) and keeping the selected row
+    /// selected and on screen. A thumbnail size that does not fit says so in the status line.
     public func resize(columns: Int, rows: Int) {
-        guard columns != size.columns || rows != size.rows else { return }
-        listLayout.resize(columns: columns, rows: rows)
+        let noteBefore = listLayout.thumbnailNote
+        if columns != size.columns || rows != size.rows {
+            listLayout.resize(columns: columns, rows: rows)
+            reveal()
+        }
+        if let note = listLayout.thumbnailNote {
+            status = note
+        } else if status != nil, status == noteBefore {
+            status = nil
+        }
+    }
+
+    /// Makes the thumbnails `steps` zoom steps bigger (negative: smaller), within what the screen shows, keeping
+    /// the selected row selected and on screen; the next `update()` loads them at the new size. A bound reached is
+    /// said in the status line. The one entry point for `+` and `-`: in the grid, a step is one cell fewer across
+    /// (bigger pictures) or more.
+    public func zoom(by steps: Int) {
+        if listLayout.grid != nil { return changeGridColumns(by: -steps) }
+        status = listLayout.zoom(by: steps)
         reveal()
+        changed()
     }
 
     // MARK: Moving

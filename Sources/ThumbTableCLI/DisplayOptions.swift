@@ -8,8 +8,9 @@ import TextArt
 struct DisplayOptions: ParsableArguments {
     // Number options take the next argument whatever it looks like, so a negative number is told it is out of range
     // instead of "Missing value" (ArgumentParser reads a leading dash as an option).
-    @Option(parsing: .unconditional, help: "Thumbnail size in cells, COLSxROWS, at most \(Ceiling.thumbnail).")
-    var thumbSize = "12x5"
+    @Option(parsing: .unconditional,
+            help: "Thumbnail size in cells, COLSxROWS (at most \(Ceiling.thumbnail)), or auto: sized to the screen.")
+    var thumbSize = "auto"
 
     @Option(help: "Text-art mode: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: RenderMode?
@@ -78,8 +79,12 @@ struct DisplayOptions: ParsableArguments {
         try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
     }
 
-    /// --thumb-size, parsed by the same rule as `render --size`.
-    func thumbnailSize() throws(ValidationError) -> CellSize {
+    /// --thumb-size, parsed by the same rule as `render --size`; nil for `auto` (sized to the screen).
+    func thumbnailSize() throws(ValidationError) -> CellSize? {
+        if thumbSize.lowercased() == "auto" { return nil }
+        guard thumbSize.lowercased().contains("x") else {
+            throw ValidationError("--thumb-size must be auto or look like 40x20 (columns x rows), got '\(thumbSize)'")
+        }
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
         return CellSize(columns: box.columns, rows: box.rows)
     }

@@ -19,22 +19,52 @@ public struct ListLayout: Sendable, Equatable {
     public private(set) var grid: GridLayout?
     /// The grid's cells across as the user chose them (`+`/`-`), or nil for as many as the width suits.
     private var gridColumns: Int?
-    private let thumbnail: CellSize
+    /// How big the thumbnails are: the rule, the zoom, the bounds.
+    public private(set) var sizing: ThumbnailSizing
+    /// The thumbnail size the sizing asks for on this screen, before it is shrunk to fit.
+    public private(set) var wantedThumbnail: CellSize
     private var heightCache: [Int: Int] = [:]
 
-    init(thumbnail: CellSize, mode: LayoutMode = .list) {
-        self.thumbnail = thumbnail
+    init(sizing: ThumbnailSizing, mode: LayoutMode = .list) {
+        self.sizing = sizing
         self.mode = mode
-        self.row = RowLayout(width: columns, thumbnail: thumbnail)
+        let size = sizing.size(columns: columns, listHeight: rows - 3)
+        self.wantedThumbnail = size.wanted
+        self.row = RowLayout(width: columns, thumbnail: size.shown)
         layOutGrid()
     }
 
-    /// Takes a new screen size; heights are forgotten when the width changes.
+    /// The thumbnail size on this screen (shown only when the screen is wide enough, see `row`).
+    public var thumbnail: CellSize {
+        sizing.size(columns: columns, listHeight: listHeight).shown
+    }
+
+    /// What the status line says when the thumbnail size asked for does not fit this screen, or nil.
+    public var thumbnailNote: String? {
+        ThumbnailSizing.clampNote(wanted: wantedThumbnail, shown: thumbnail, columns: columns, rows: rows)
+    }
+
+    /// Takes a new screen size; the thumbnails follow it, and heights are forgotten when the rows change.
     mutating func resize(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
-        if row.width != self.columns {
-            row = RowLayout(width: self.columns, thumbnail: thumbnail)
+        relayRows()
+    }
+
+    /// Zooms the thumbnails by `steps`; returns the status line's note when a bound stopped it.
+    mutating func zoom(by steps: Int) -> String? {
+        let limit = sizing.zoom(by: steps, columns: columns, listHeight: listHeight)
+        relayRows()
+        return limit?.note(at: thumbnail)
+    }
+
+    /// Lays rows out anew for the screen and the thumbnail size, forgetting the heights if the rows changed.
+    private mutating func relayRows() {
+        let size = sizing.size(columns: columns, listHeight: listHeight)
+        wantedThumbnail = size.wanted
+        let relaid = RowLayout(width: columns, thumbnail: size.shown)
+        if relaid != row {
+            row = relaid
             heightCache.removeAll()
         }
         layOutGrid()
