@@ -228,11 +228,11 @@ public final class Terminal {
         let previous = onScreen.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
         if previous == nil { werase(window) }
         if !write(frame, over: previous) {
-            // The colour-pair table is full (see `colorPair`): every pair is forgotten, and curses' copy of the
-            // screen holds pair numbers that will now mean other colours, so the whole screen is drawn anew.
-            reset_color_pairs()
+            // The colour-pair table is full (see `colorPair`): numbering starts again at 1 and every cell is written
+            // again. Redefining a pair makes curses repaint the cells it has on screen with that pair, and the
+            // pairs not redefined are no longer used by any cell written.
             pairCache.removeAll(keepingCapacity: true)
-            clearok(window, true)
+            nextPair = 1
             werase(window)
             overflowing = true
             _ = write(frame, over: nil)
@@ -288,6 +288,8 @@ public final class Terminal {
 
     /// The pair number of each fg/bg combination drawn since the pair table was last reset.
     private var pairCache: [CellStyle.ColorKey: Int32] = [:]
+    /// The next pair number to define.
+    private var nextPair: Int32 = 1
     /// Set while a frame is drawn anew after a reset of the pair table: should that one frame have more colour
     /// combinations than the table holds (a terminal of more than 65,535 cells; 63 pairs in an 8-colour one), its
     /// last cells take the terminal's default colours rather than a recycled pair's.
@@ -295,23 +297,25 @@ public final class Terminal {
 
     /// The colour pair of a style; nil when the pair table is full.
     ///
-    /// Pairs come from `alloc_pair`, which, once the table is full (COLOR_PAIRS - 1 pairs: 65,535 in the 256-colour
-    /// and direct entries, 63 in xterm's 8-colour one), recycles the least recently used pair. A recycled pair would
-    /// repaint the cells curses still has with that number, and curses would skip a cell whose new colours got the
-    /// old number, as it compares numbers, not colours. So a full table is never recycled: `draw` resets it
-    /// (reset_color_pairs) and draws the whole screen anew. A frame needs at most one pair per cell: a 200x60 screen
-    /// full of 24-bit thumbnails needs at most 12,000 (the demo's photos at 200x60 used about 9,000, see the
-    /// measurement in the commit), so it always fits; the reset comes after many screens of new pictures.
+    /// Pair numbers are handed out here, 1 up to COLOR_PAIRS - 1 (65,535 in the 256-colour and direct entries, 63 in
+    /// xterm's 8-colour one), not by `alloc_pair`: with a direct entry ncurses sizes its own table for 2 x 2^24
+    /// colours and `alloc_pair` went on past COLOR_PAIRS (after `reset_color_pairs` too), whose cells then drew in
+    /// the default colours, and its recycling of the least recently used pair would redefine a pair that cells
+    /// written earlier in the same frame use. Once the numbers run out, `draw` starts them again and writes the
+    /// whole frame anew. A frame needs at most one pair per cell: a 200x60 screen at most 12,000, so it always
+    /// fits (a photo filling 150x50 cells of a 200x60 screen used 8,380 in 24-bit colour and 1,388 in 256); the
+    /// numbers start again after about eight such screens of new photos.
     private func colorPair(_ style: CellStyle) -> Int32? {
         guard colorCount > 0 else { return 0 }
         let key = style.colorKey
         if key.foreground == .default && key.background == .default { return 0 }
         if let pair = pairCache[key] { return pair }
-        guard pairCache.count < Int(cnc_color_pairs()) - 1 else { return overflowing ? 0 : nil }
-        let pair = alloc_pair(colorNumber(key.foreground), colorNumber(key.background))
-        guard pair > 0 else { return 0 }
-        pairCache[key] = pair
-        return pair
+        guard nextPair < cnc_color_pairs(),
+              init_extended_pair(nextPair, colorNumber(key.foreground), colorNumber(key.background)) == OK
+        else { return overflowing ? 0 : nil }
+        pairCache[key] = nextPair
+        nextPair += 1
+        return pairCache[key]
     }
 
     /// The pairs drawn with since the table was last reset, for measurements.

@@ -109,6 +109,51 @@ struct ColorEndToEndTests {
         #expect(colors.all.contains("30") || colors.all.contains("40"), "the photos are drawn: \(colors.all)")
     }
 
+    /// A pair table smaller than the colours of a few screens (a terminfo entry made with tic, like xterm-direct256
+    /// but with 300 pairs): once its numbers run out, the table starts them again and still draws every colour.
+    /// The screen after paging down and back must show the colours of the same screen with 65,536 pairs.
+    @Test func aFullPairTableStillDrawsTheRightColours() async throws {
+        let terminfo = FileManager.default.temporaryDirectory.appendingPathComponent("tt-terminfo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: terminfo) }
+        try FileManager.default.createDirectory(at: terminfo, withIntermediateDirectories: true)
+        let source = terminfo.appendingPathComponent("small.src")
+        try "tt-direct-small|xterm-direct256 with 300 pairs,\n\tpairs#300, use=xterm-direct256,\n"
+            .write(to: source, atomically: true, encoding: .utf8)
+        let (status, output) = try TmuxSession.run(["tic", "-x", "-o", terminfo.path, source.path])
+        try #require(status == 0, "tic: \(output)")
+
+        var screens: [String: [[String]]] = [:]
+        var seen = Set<String>()
+        for term in ["xterm-direct256", "tt-direct-small"] {
+            let tmux = try demo(["TERM": term, "TERMINFO": terminfo.path])
+            defer { tmux.close() }
+            seen.formUnion(SGRColors(try await settledDemo(tmux)).rgb)
+            for _ in 0..<3 {
+                let before = try tmux.screen()[0]
+                try tmux.send("PageDown")
+                try await tmux.waitFor("a screen further") { lines in
+                    lines[0] != before
+                        && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+                }
+                seen.formUnion(SGRColors(try tmux.screenWithEscapes()).rgb)
+            }
+            try tmux.send("g")
+            try await tmux.waitFor("the first row again") { lines in
+                lines[0].contains("row 1 of")
+                    && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+            }
+            // The rows, without the header (its count of loaded rows may differ) and the footer.
+            let lines = try tmux.screenWithEscapes().components(separatedBy: "\n")
+            screens[term] = lines.dropFirst().dropLast(3).map { SGRColors($0).all }
+        }
+        #expect(seen.count > 300, "more colours than the small table holds: \(seen.count)")
+        let big = try #require(screens["xterm-direct256"]), small = try #require(screens["tt-direct-small"])
+        #expect(big.joined().count > 100, "the thumbnails are in colour")
+        for (row, (expected, actual)) in zip(big, small).enumerated() where expected != actual {
+            Issue.record("row \(row + 1): \(actual.prefix(8)) instead of \(expected.prefix(8))")
+        }
+    }
+
     // MARK: Helpers
 
     /// A new folder with copies of the demo's photos.
