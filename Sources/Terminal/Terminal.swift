@@ -228,9 +228,11 @@ public final class Terminal {
         let previous = onScreen.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
         if previous == nil { werase(window) }
         if !write(frame, over: previous) {
-            // The colour-pair table is full (see `colorPair`): numbering starts again at 1 and every cell is written
-            // again. Redefining a pair makes curses repaint the cells it has on screen with that pair, and the
-            // pairs not redefined are no longer used by any cell written.
+            // The colour-pair table is full (see `colorPair`): every pair is forgotten, numbering starts again at 1
+            // and every cell is written again. reset_color_pairs also has curses repaint the whole screen, whose
+            // cells carry numbers that will mean other colours. Redefining pairs one by one instead made curses
+            // search its copy of the screen for each one: frames of new photos took 200-600 ms instead of 30-90.
+            reset_color_pairs()
             pairCache.removeAll(keepingCapacity: true)
             nextPair = 1
             werase(window)
@@ -298,13 +300,14 @@ public final class Terminal {
     /// The colour pair of a style; nil when the pair table is full.
     ///
     /// Pair numbers are handed out here, 1 up to COLOR_PAIRS - 1 (65,535 in the 256-colour and direct entries, 63 in
-    /// xterm's 8-colour one), not by `alloc_pair`: with a direct entry ncurses sizes its own table for 2 x 2^24
-    /// colours and `alloc_pair` went on past COLOR_PAIRS (after `reset_color_pairs` too), whose cells then drew in
-    /// the default colours, and its recycling of the least recently used pair would redefine a pair that cells
-    /// written earlier in the same frame use. Once the numbers run out, `draw` starts them again and writes the
-    /// whole frame anew. A frame needs at most one pair per cell: a 200x60 screen at most 12,000, so it always
-    /// fits (a photo filling 150x50 cells of a 200x60 screen used 8,380 in 24-bit colour and 1,388 in 256); the
-    /// numbers start again after about eight such screens of new photos.
+    /// xterm's 8-colour one), not by `alloc_pair`: with a direct entry ncurses sizes its table for 2 x 2^24 colours,
+    /// so `alloc_pair` hands out numbers past COLOR_PAIRS, outside the documented range, keeping every pair ever
+    /// drawn (after `reset_color_pairs` its cells drew in the default colours); and where it does recycle the
+    /// least recently used pair, it would redefine a pair that cells written earlier in the same frame use. Once
+    /// the numbers run out, `draw` starts them again and writes the whole frame anew. A frame needs at most one pair
+    /// per cell, a 200x60 screen at most 12,000, so it always fits: a photo filling 150x50 cells of a 200x60
+    /// screen used 8,380 in 24-bit colour and 1,388 in 256, so the numbers start again after about eight screens of
+    /// new photos, with one frame that repaints the whole screen (60-110 ms instead of 30-90, measured).
     private func colorPair(_ style: CellStyle) -> Int32? {
         guard colorCount > 0 else { return 0 }
         let key = style.colorKey
