@@ -94,6 +94,17 @@ struct ColorEndToEndTests {
         #expect(colors.indexed.count > 50)
     }
 
+    /// 24-bit colour asked of a terminal without a direct-colour entry (GNU screen's TERM outside tmux): 256 colours,
+    /// and the status line says why.
+    @Test func withoutADirectEntryThe256PaletteAndANote() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--color", "truecolor"], columns: 160,
+                                   environment: ["TERM": "screen-256color", "TMUX": "", "NO_COLOR": ""])
+        defer { tmux.close() }
+        let colors = SGRColors(try await settledDemo(tmux))
+        #expect(colors.rgb.isEmpty && colors.indexed.count > 50)
+        try await tmux.waitFor(text: "256 colours, not 24-bit: terminfo has no direct-colour entry for TERM=screen-256color")
+    }
+
     /// A grey photo (the greyscale PNGs of the demo) in an 8-colour terminal: only black and white, never yellow.
     @Test func aGreyPhotoInAnEightColourTerminalUsesOnlyGreys() async throws {
         let folder = try Self.folder(["camera.png", "coins.png"])
