@@ -57,8 +57,8 @@ public struct ColorSetup: Sendable, Equatable {
             var setup = stay
             setup.depth = own.isDirect ? asked : min(asked, stay.depth)
             if setup.depth < asked {
-                setup.note = "\(colorsName(setup.depth).capitalizedFirst): --color \(asked) asked, but TERM=\(visible(term)) "
-                    + "shows no more"
+                setup.note = "\(colorsName(setup.depth).capitalizedFirst): --color \(asked) asked, but "
+                    + "TERM=\(visible(term)) has no more"
             }
             return setup
         case .terminal where !own.isDirect && !(colorTerm == "truecolor" || colorTerm == "24bit"):

@@ -66,7 +66,8 @@ public final class Terminal {
         signal(SIGWINCH, SIG_IGN)
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         let colors = ColorSetup.choose(request, term: term, colorTerm: getenv("COLORTERM").map { String(cString: $0) },
-                                       insideTmux: getenv("TMUX").map { $0.pointee != 0 } ?? false, probe: Terminal.probe)
+                                       insideTmux: getenv("TMUX").map { $0.pointee != 0 } ?? false,
+                                       probe: Terminal.probe)
         self.colors = colors
         entry = colors.entry
         colorNote = colors.note

@@ -54,7 +54,7 @@ import Testing
     @Test func moreThanTheTerminalShowsIsSaidInTheStatusLine() throws {
         let setup = choose(.palette(256), term: "xterm")
         #expect(setup.depth == 8)
-        #expect(try #require(setup.note).hasPrefix("8 colours: --color 256 asked, but TERM=xterm shows no more"))
+        #expect(try #require(setup.note).hasPrefix("8 colours: --color 256 asked, but TERM=xterm has no more"))
     }
 
     @Test func withoutADirectEntryTheTableStaysAt256AndSaysWhy() throws {

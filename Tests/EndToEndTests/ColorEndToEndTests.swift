@@ -102,7 +102,8 @@ struct ColorEndToEndTests {
         defer { tmux.close() }
         let colors = SGRColors(try await settledDemo(tmux))
         #expect(colors.rgb.isEmpty && colors.indexed.count > 50)
-        try await tmux.waitFor(text: "256 colours, not 24-bit: terminfo has no direct-colour entry for TERM=screen-256color")
+        try await tmux.waitFor(text: "256 colours, not 24-bit: terminfo has no direct-colour entry for "
+                               + "TERM=screen-256color")
     }
 
     /// A grey photo (the greyscale PNGs of the demo) in an 8-colour terminal: only black and white, never yellow.
@@ -167,7 +168,8 @@ struct ColorEndToEndTests {
         for (row, (expected, actual)) in painted where expected != actual {
             let at = zip(expected, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(expected.count, actual.count)
-            let shown = (actual: Array(actual.dropFirst(at).prefix(6)), expected: Array(expected.dropFirst(at).prefix(6)))
+            let shown = (actual: Array(actual.dropFirst(at).prefix(6)),
+                         expected: Array(expected.dropFirst(at).prefix(6)))
             Issue.record("row \(row + 1) from column \(at): \(shown.actual) instead of \(shown.expected)")
         }
     }
@@ -240,7 +242,9 @@ struct SGRColors {
             }
             let body = rest.dropFirst(2)
             guard let end = body.firstIndex(where: { !$0.isNumber && $0 != ";" && $0 != ":" }) else { break }
-            if body[end] == "m" { pieces.append(.sgr(changes(body[..<end].split(separator: ";", omittingEmptySubsequences: false)))) }
+            if body[end] == "m" {
+                pieces.append(.sgr(changes(body[..<end].split(separator: ";", omittingEmptySubsequences: false))))
+            }
             rest = body[body.index(after: end)...]
         }
         return pieces
