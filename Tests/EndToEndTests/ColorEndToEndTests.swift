@@ -23,7 +23,7 @@ struct ColorEndToEndTests {
     }
 
     @Test(arguments: ["xterm-256color", "tmux-256color"])
-    func colortermTruecolorDrawsIn24BitColourAndKeysStillWork(term: String) async throws {
+    func colortermTruecolorDrawsIn24BitColourAndKeysAndMouseStillWork(term: String) async throws {
         let tmux = try demo(["TERM": term, "COLORTERM": "truecolor"])
         defer { tmux.close() }
         let colors = SGRColors(try await settledDemo(tmux))
@@ -32,8 +32,14 @@ struct ColorEndToEndTests {
         // xterm-direct256 and as its RGB value by tmux-direct, which has no palette beyond 8.
         let header = SGRColors(try tmux.screenWithEscapes().components(separatedBy: "\n")[0])
         #expect(header.all.contains("48;5;24") || header.all.contains("48;2;0;95;135"), "\(header.all)")
+        // The keys and the mouse of the terminal: xterm-direct256 has xterm's SGR mouse reports, tmux-direct tmux's
+        // X10 ones (ESC [ M, button+32, column+33, row+33). Wheel down scrolls three rows.
+        let x10: [UInt8] = [27, 91, 77, 65 + 32, 20 + 33, 10 + 33]
+        let wheel = term.hasPrefix("xterm") ? "\u{1B}[<65;21;11M" : String(decoding: x10, as: UTF8.self)
+        try tmux.type(wheel)
+        try await tmux.waitFor(text: "row 4 of 20 loaded")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: "row 5 of 20 loaded")
     }
 
     @Test func aDirectColourTermDrawsIn24BitColour() async throws {
