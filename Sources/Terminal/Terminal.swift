@@ -322,9 +322,6 @@ public final class Terminal {
         return pairCache[key]
     }
 
-    /// The pairs drawn with since the table was last reset, for measurements.
-    public var colorPairsInUse: Int { pairCache.count }
-
     /// A cell colour as a curses colour number: reduced to the drawing depth, then as the entry takes it (an RGB
     /// value in a direct-colour entry, except the palette indexes it sends as such).
     private func colorNumber(_ color: CellColor) -> Int32 {
