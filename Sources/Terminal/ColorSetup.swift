@@ -57,7 +57,8 @@ public struct ColorSetup: Sendable, Equatable {
             var setup = stay
             setup.depth = own.isDirect ? asked : min(asked, stay.depth)
             if setup.depth < asked {
-                setup.note = "--color \(asked) asked, but TERM=\(visible(term)) shows \(colorsName(setup.depth))"
+                setup.note = "\(colorsName(setup.depth).capitalizedFirst): --color \(asked) asked, but "
+                    + "TERM=\(visible(term)) has no more"
             }
             return setup
         case .terminal where !own.isDirect && !(colorTerm == "truecolor" || colorTerm == "24bit"):
@@ -69,8 +70,8 @@ public struct ColorSetup: Sendable, Equatable {
                 return ColorSetup(entry: name, depth: direct, entryIsDirect: true, indexedBelow: entry.indexedBelow)
             }
             var setup = stay
-            setup.note = "24-bit colour asked, but terminfo has no direct-colour entry for TERM=\(visible(term)) "
-                + "(install ncurses-term, or set TERM to a -direct entry): \(colorsName(setup.depth))"
+            setup.note = "\(colorsName(setup.depth).capitalizedFirst), not 24-bit: terminfo has no direct-colour entry "
+                + "for TERM=\(visible(term)) (install ncurses-term, or set TERM to a -direct entry)"
             return setup
         }
     }
@@ -103,4 +104,8 @@ public struct ColorSetup: Sendable, Equatable {
     }
 
     private static func visible(_ text: String) -> String { TerminalText.visible(text) }
+}
+
+private extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -66,7 +66,8 @@ public final class Terminal {
         signal(SIGWINCH, SIG_IGN)
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         let colors = ColorSetup.choose(request, term: term, colorTerm: getenv("COLORTERM").map { String(cString: $0) },
-                                       insideTmux: getenv("TMUX").map { $0.pointee != 0 } ?? false, probe: Terminal.probe)
+                                       insideTmux: getenv("TMUX").map { $0.pointee != 0 } ?? false,
+                                       probe: Terminal.probe)
         self.colors = colors
         entry = colors.entry
         colorNote = colors.note
@@ -228,11 +229,13 @@ public final class Terminal {
         let previous = onScreen.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
         if previous == nil { werase(window) }
         if !write(frame, over: previous) {
-            // The colour-pair table is full (see `colorPair`): every pair is forgotten, and curses' copy of the
-            // screen holds pair numbers that will now mean other colours, so the whole screen is drawn anew.
+            // The colour-pair table is full (see `colorPair`): every pair is forgotten, numbering starts again at 1
+            // and every cell is written again. reset_color_pairs also has curses repaint the whole screen, whose
+            // cells carry numbers that will mean other colours. Redefining pairs one by one instead made curses
+            // search its copy of the screen for each one: frames of new photos took 200-600 ms instead of 30-90.
             reset_color_pairs()
             pairCache.removeAll(keepingCapacity: true)
-            clearok(window, true)
+            nextPair = 1
             werase(window)
             overflowing = true
             _ = write(frame, over: nil)
@@ -288,6 +291,8 @@ public final class Terminal {
 
     /// The pair number of each fg/bg combination drawn since the pair table was last reset.
     private var pairCache: [CellStyle.ColorKey: Int32] = [:]
+    /// The next pair number to define.
+    private var nextPair: Int32 = 1
     /// Set while a frame is drawn anew after a reset of the pair table: should that one frame have more colour
     /// combinations than the table holds (a terminal of more than 65,535 cells; 63 pairs in an 8-colour one), its
     /// last cells take the terminal's default colours rather than a recycled pair's.
@@ -295,27 +300,27 @@ public final class Terminal {
 
     /// The colour pair of a style; nil when the pair table is full.
     ///
-    /// Pairs come from `alloc_pair`, which, once the table is full (COLOR_PAIRS - 1 pairs: 65,535 in the 256-colour
-    /// and direct entries, 63 in xterm's 8-colour one), recycles the least recently used pair. A recycled pair would
-    /// repaint the cells curses still has with that number, and curses would skip a cell whose new colours got the
-    /// old number, as it compares numbers, not colours. So a full table is never recycled: `draw` resets it
-    /// (reset_color_pairs) and draws the whole screen anew. A frame needs at most one pair per cell: a 200x60 screen
-    /// full of 24-bit thumbnails needs at most 12,000 (the demo's photos at 200x60 used about 9,000, see the
-    /// measurement in the commit), so it always fits; the reset comes after many screens of new pictures.
+    /// Pair numbers are handed out here, 1 up to COLOR_PAIRS - 1 (65,535 in the 256-colour and direct entries, 63 in
+    /// xterm's 8-colour one), not by `alloc_pair`: with a direct entry ncurses sizes its table for 2 x 2^24 colours,
+    /// so `alloc_pair` hands out numbers past COLOR_PAIRS, outside the documented range, keeping every pair ever
+    /// drawn (after `reset_color_pairs` its cells drew in the default colours); and where it does recycle the
+    /// least recently used pair, it would redefine a pair that cells written earlier in the same frame use. Once
+    /// the numbers run out, `draw` starts them again and writes the whole frame anew. A frame needs at most one pair
+    /// per cell, a 200x60 screen at most 12,000, so it always fits: a photo filling 150x50 cells of a 200x60
+    /// screen used 8,380 in 24-bit colour and 1,388 in 256, so the numbers start again after about eight screens of
+    /// new photos, with one frame that repaints the whole screen (60-110 ms instead of 30-90, measured).
     private func colorPair(_ style: CellStyle) -> Int32? {
         guard colorCount > 0 else { return 0 }
         let key = style.colorKey
         if key.foreground == .default && key.background == .default { return 0 }
         if let pair = pairCache[key] { return pair }
-        guard pairCache.count < Int(cnc_color_pairs()) - 1 else { return overflowing ? 0 : nil }
-        let pair = alloc_pair(colorNumber(key.foreground), colorNumber(key.background))
-        guard pair > 0 else { return 0 }
-        pairCache[key] = pair
-        return pair
+        guard nextPair < cnc_color_pairs(),
+              init_extended_pair(nextPair, colorNumber(key.foreground), colorNumber(key.background)) == OK
+        else { return overflowing ? 0 : nil }
+        pairCache[key] = nextPair
+        nextPair += 1
+        return pairCache[key]
     }
-
-    /// The pairs drawn with since the table was last reset, for measurements.
-    public var colorPairsInUse: Int { pairCache.count }
 
     /// A cell colour as a curses colour number: reduced to the drawing depth, then as the entry takes it (an RGB
     /// value in a direct-colour entry, except the palette indexes it sends as such).

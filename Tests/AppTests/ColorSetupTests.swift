@@ -54,13 +54,13 @@ import Testing
     @Test func moreThanTheTerminalShowsIsSaidInTheStatusLine() throws {
         let setup = choose(.palette(256), term: "xterm")
         #expect(setup.depth == 8)
-        #expect(try #require(setup.note).contains("TERM=xterm shows 8 colours"))
+        #expect(try #require(setup.note).hasPrefix("8 colours: --color 256 asked, but TERM=xterm has no more"))
     }
 
     @Test func withoutADirectEntryTheTableStaysAt256AndSaysWhy() throws {
         let outside = choose(.terminal, term: "screen-256color", colorTerm: "truecolor", insideTmux: false)
         #expect(outside.entry == "screen-256color" && outside.depth == 256)
-        #expect(try #require(outside.note).contains("no direct-colour entry"))
+        #expect(try #require(outside.note).hasPrefix("256 colours, not 24-bit: terminfo has no direct-colour entry"))
         // A terminfo database without ncurses-term's entries.
         let bare = ColorSetup.choose(.direct, term: "xterm-256color", colorTerm: nil, insideTmux: false) { name in
             name == "xterm-256color" ? .init(colors: 256, indexedBelow: 256) : nil

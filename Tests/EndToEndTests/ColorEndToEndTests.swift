@@ -23,7 +23,7 @@ struct ColorEndToEndTests {
     }
 
     @Test(arguments: ["xterm-256color", "tmux-256color"])
-    func colortermTruecolorDrawsIn24BitColourAndKeysStillWork(term: String) async throws {
+    func colortermTruecolorDrawsIn24BitColourAndKeysAndMouseStillWork(term: String) async throws {
         let tmux = try demo(["TERM": term, "COLORTERM": "truecolor"])
         defer { tmux.close() }
         let colors = SGRColors(try await settledDemo(tmux))
@@ -32,8 +32,14 @@ struct ColorEndToEndTests {
         // xterm-direct256 and as its RGB value by tmux-direct, which has no palette beyond 8.
         let header = SGRColors(try tmux.screenWithEscapes().components(separatedBy: "\n")[0])
         #expect(header.all.contains("48;5;24") || header.all.contains("48;2;0;95;135"), "\(header.all)")
+        // The keys and the mouse of the terminal: xterm-direct256 has xterm's SGR mouse reports, tmux-direct tmux's
+        // X10 ones (ESC [ M, button+32, column+33, row+33). Wheel down scrolls three rows.
+        let x10: [UInt8] = [27, 91, 77, 65 + 32, 20 + 33, 10 + 33]
+        let wheel = term.hasPrefix("xterm") ? "\u{1B}[<65;21;11M" : String(decoding: x10, as: UTF8.self)
+        try tmux.type(wheel)
+        try await tmux.waitFor(text: "row 4 of 20 loaded")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: "row 5 of 20 loaded")
     }
 
     @Test func aDirectColourTermDrawsIn24BitColour() async throws {
@@ -94,6 +100,18 @@ struct ColorEndToEndTests {
         #expect(colors.indexed.count > 50)
     }
 
+    /// 24-bit colour asked of a terminal without a direct-colour entry (GNU screen's TERM outside tmux): 256 colours,
+    /// and the status line says why.
+    @Test func withoutADirectEntryThe256PaletteAndANote() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--color", "truecolor"], columns: 160,
+                                   environment: ["TERM": "screen-256color", "TMUX": "", "NO_COLOR": ""])
+        defer { tmux.close() }
+        let colors = SGRColors(try await settledDemo(tmux))
+        #expect(colors.rgb.isEmpty && colors.indexed.count > 50)
+        try await tmux.waitFor(text: "256 colours, not 24-bit: terminfo has no direct-colour entry for "
+                               + "TERM=screen-256color")
+    }
+
     /// A grey photo (the greyscale PNGs of the demo) in an 8-colour terminal: only black and white, never yellow.
     @Test func aGreyPhotoInAnEightColourTerminalUsesOnlyGreys() async throws {
         let folder = try Self.folder(["camera.png", "coins.png"])
@@ -107,6 +125,59 @@ struct ColorEndToEndTests {
         #expect(Set(colors.all).isSubset(of: greys), "colours: \(Set(colors.all).sorted())")
         #expect(colors.all.contains("37") || colors.all.contains("47"), "the photos are drawn: \(colors.all)")
         #expect(colors.all.contains("30") || colors.all.contains("40"), "the photos are drawn: \(colors.all)")
+    }
+
+    /// A pair table smaller than the colours of a few screens (a terminfo entry made with tic, like xterm-direct256
+    /// but with 300 pairs): once its numbers run out, the table starts them again and still draws every colour.
+    /// The screen after paging down and back must show the colours of the same screen with 65,536 pairs.
+    @Test func aFullPairTableStillDrawsTheRightColours() async throws {
+        let terminfo = FileManager.default.temporaryDirectory.appendingPathComponent("tt-terminfo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: terminfo) }
+        try FileManager.default.createDirectory(at: terminfo, withIntermediateDirectories: true)
+        let source = terminfo.appendingPathComponent("small.src")
+        try "tt-direct-small|xterm-direct256 with 300 pairs,\n\tpairs#300, use=xterm-direct256,\n"
+            .write(to: source, atomically: true, encoding: .utf8)
+        let (status, output) = try TmuxSession.run(["tic", "-x", "-o", terminfo.path, source.path])
+        try #require(status == 0, "tic: \(output)")
+
+        var screens: [String: [[String]]] = [:]
+        var seen = Set<String>()
+        for term in ["xterm-direct256", "tt-direct-small"] {
+            let tmux = try demo(["TERM": term, "TERMINFO": terminfo.path])
+            defer { tmux.close() }
+            seen.formUnion(SGRColors(try await settledDemo(tmux)).rgb)
+            for _ in 0..<3 {
+                let before = try tmux.screen()[0]
+                try tmux.send("PageDown")
+                try await tmux.waitFor("a screen further") { lines in
+                    lines[0] != before
+                        && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+                }
+                seen.formUnion(SGRColors(try tmux.screenWithEscapes()).rgb)
+            }
+            try tmux.send("g")
+            try await tmux.waitFor("the first row again") { lines in
+                lines[0].contains("row 1 of")
+                    && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+            }
+            // The rows, without the header (its count of loaded rows may differ) and the footer.
+            let lines = try tmux.screenWithEscapes().components(separatedBy: "\n")
+            screens[term] = lines.dropFirst().dropLast(3).map(SGRColors.cells)
+        }
+        #expect(seen.count > 300, "more colours than the small table holds: \(seen.count)")
+        let big = try #require(screens["xterm-direct256"]), small = try #require(screens["tt-direct-small"])
+        // The rows whose thumbnails are painted in both (the last row on screen may still be loading in one).
+        let painted = zip(big, small).enumerated().filter { _, rows in
+            rows.0.contains { $0.contains("38;2;") } && rows.1.contains { $0.contains("38;2;") }
+        }
+        #expect(painted.count >= 15, "the thumbnails are in colour: \(painted.count) rows")
+        for (row, (expected, actual)) in painted where expected != actual {
+            let at = zip(expected, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(expected.count, actual.count)
+            let shown = (actual: Array(actual.dropFirst(at).prefix(6)),
+                         expected: Array(expected.dropFirst(at).prefix(6)))
+            Issue.record("row \(row + 1) from column \(at): \(shown.actual) instead of \(shown.expected)")
+        }
     }
 
     // MARK: Helpers
@@ -138,29 +209,74 @@ struct SGRColors {
     var indexed: [String] { all.filter { $0.hasPrefix("38;5;") || $0.hasPrefix("48;5;") } }
 
     init(_ capture: String) {
-        var rest = Substring(capture)
-        while let start = rest.range(of: "\u{1B}[") {
-            rest = rest[start.upperBound...]
-            guard let end = rest.firstIndex(where: { !$0.isNumber && $0 != ";" && $0 != ":" }) else { break }
-            if rest[end] == "m" { read(rest[..<end].split(separator: ";", omittingEmptySubsequences: false)) }
-            rest = rest[end...]
+        for case .sgr(let changes) in Self.parse(capture) {
+            all += changes.compactMap { $0.color.isEmpty ? nil : $0.color }
         }
     }
 
-    private mutating func read(_ parameters: [Substring]) {
+    /// The colours of each character of a captured line, as "FOREGROUND/BACKGROUND" ("" for the default): what
+    /// the terminal shows, however the sequences that set it were split or repeated.
+    static func cells(_ line: String) -> [String] {
+        var fg = "", bg = "", cells: [String] = []
+        for piece in parse(line) {
+            switch piece {
+            case .text: cells.append(fg + "/" + bg)
+            case .sgr(let changes):
+                for change in changes {
+                    if change.background != true { fg = change.color }
+                    if change.background != false { bg = change.color }
+                }
+            }
+        }
+        return cells
+    }
+
+    enum Piece {
+        case text(Character)
+        /// Colour changes: the new colour ("" for the default) of the foreground, the background, or both (nil).
+        case sgr([(background: Bool?, color: String)])
+    }
+
+    static func parse(_ capture: String) -> [Piece] {
+        var pieces: [Piece] = []
+        var rest = Substring(capture)
+        while let first = rest.first {
+            guard rest.hasPrefix("\u{1B}[") else {
+                pieces.append(.text(first))
+                rest = rest.dropFirst()
+                continue
+            }
+            let body = rest.dropFirst(2)
+            guard let end = body.firstIndex(where: { !$0.isNumber && $0 != ";" && $0 != ":" }) else { break }
+            if body[end] == "m" {
+                pieces.append(.sgr(changes(body[..<end].split(separator: ";", omittingEmptySubsequences: false))))
+            }
+            rest = body[body.index(after: end)...]
+        }
+        return pieces
+    }
+
+    private static func changes(_ parameters: [Substring]) -> [(background: Bool?, color: String)] {
+        var changes: [(background: Bool?, color: String)] = []
         var i = 0
         while i < parameters.count {
             let p = Int(parameters[i]) ?? 0
             if (p == 38 || p == 48), i + 1 < parameters.count {
                 let count = parameters[i + 1] == "5" ? 3 : parameters[i + 1] == "2" ? 5 : 2
-                all.append(parameters[i..<min(i + count, parameters.count)].joined(separator: ";"))
+                changes.append((p == 48, parameters[i..<min(i + count, parameters.count)].joined(separator: ";")))
                 i += count
                 continue
             }
-            if (30...37).contains(p) || (40...47).contains(p) || (90...97).contains(p) || (100...107).contains(p) {
-                all.append(String(p))
+            switch p {
+            case 0: changes.append((nil, ""))
+            case 39: changes.append((false, ""))
+            case 49: changes.append((true, ""))
+            case 30...37, 90...97: changes.append((false, String(p)))
+            case 40...47, 100...107: changes.append((true, String(p)))
+            default: break
             }
             i += 1
         }
+        return changes
     }
 }
