@@ -48,6 +48,14 @@ enum KeyBindings {
     }
 
     private static func handleList(_ key: Key, table: TableController) -> Outcome {
+        if table.layoutMode == .grid, let across = acrossGrid(key) {
+            table.moveAcross(by: across)
+            return .handled
+        }
+        if table.layoutMode == .grid, let columns = gridColumnChange(key) {
+            table.changeGridColumns(by: columns)
+            return .handled
+        }
         switch key {
         case .character("q"): return .quit(0)
         case .down, .character("j"): table.move(by: 1)
@@ -64,7 +72,8 @@ enum KeyBindings {
         case .character("r"): table.retrySelected()
         case .character("s"): table.toggleReuseOverlay()
         case .character("P"): table.startBatchPrefetch()
-        // = is + without Shift on most keyboards.
+        case .character("v"): table.toggleLayout()
+        // In the list (the grid takes them first, for its cells across); = is + without Shift on most keyboards.
         case .character("+"), .character("="): table.zoom(by: 1)
         case .character("-"): table.zoom(by: -1)
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
@@ -72,6 +81,25 @@ enum KeyBindings {
         default: break
         }
         return .handled
+    }
+
+    /// How far a key moves across the grid (left and right), or nil when it does not.
+    static func acrossGrid(_ key: Key) -> Int? {
+        switch key {
+        case .left, .character("h"): -1
+        case .right, .character("l"): 1
+        default: nil
+        }
+    }
+
+    /// How a key changes the grid's cells across: `+` (and `=`, its unshifted key) makes pictures bigger, so fewer
+    /// across; `-` smaller, so more.
+    static func gridColumnChange(_ key: Key) -> Int? {
+        switch key {
+        case .character("+"), .character("="): -1
+        case .character("-"): 1
+        default: nil
+        }
     }
 
     private static func handleFilter(_ key: Key, table: TableController) -> Outcome {
@@ -160,8 +188,8 @@ enum KeyBindings {
         switch mouse.action {
         case .wheelUp: table.scroll(by: -3)
         case .wheelDown: table.scroll(by: 3)
-        case .click: table.select(screenLine: mouse.row)
-        case .doubleClick: if table.select(screenLine: mouse.row) { table.openSelected() }
+        case .click: table.select(screenLine: mouse.row, column: mouse.column)
+        case .doubleClick: if table.select(screenLine: mouse.row, column: mouse.column) { table.openSelected() }
         }
         return .handled
     }

@@ -1,8 +1,8 @@
 import Cells
 
 extension TableController {
-    /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode
-    /// and prefetching.
+    /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode,
+    /// prefetching and the layout.
     public struct Configuration: Sendable {
         /// The thumbnails' size before zooming; nil: sized to the screen (`ThumbnailSizing.automatic`).
         public var thumbnail: CellSize?
@@ -13,8 +13,11 @@ extension TableController {
         public var lowData: Bool
         /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
         public var prefetch: Bool
+        /// The list or the grid at the start (`v` switches).
+        public var layout: LayoutMode
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
-                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
+                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list) {
+            self.layout = layout
             self.thumbnail = thumbnail
             self.theme = theme
             self.slotMargin = slotMargin

@@ -10,6 +10,8 @@ enum Ceiling {
     static let renderBox = CellBox(columns: 1000, rows: 1000)
     /// `--thumb-size`: a thumbnail wider or taller than any screen is never seen whole.
     static let thumbnail = CellBox(columns: 200, rows: 100)
+    /// `--print-size`: as large as `render`'s box; a screen of rows of thumbnails that size prints in well under 100 MB.
+    static let printScreen = CellBox(columns: 1000, rows: 1000)
     /// Items a page asked for with `--limit`.
     static let pageItems = 1000
     static let memoryCacheMB = 4096

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cells
+import Table
 import TextArt
 
 /// Options every browsing command shares: how thumbnails look, and how images are fetched and cached; parsed and
@@ -13,6 +14,9 @@ struct DisplayOptions: ParsableArguments {
 
     @Option(help: "Text-art mode: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: RenderMode?
+
+    @Option(help: "Show the list or the grid at the start: list, grid (the v key switches).")
+    var layout: LayoutMode = .list
 
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")
     var color: ColorDepth?
@@ -61,6 +65,8 @@ struct DisplayOptions: ParsableArguments {
     @Flag(help: "Show the slots and counters overlay from the start (the s key toggles it).")
     var reuseOverlay = false
 
+    @OptionGroup(title: "Print mode") var printing: PrintOptions
+
     func validate() throws {
         _ = try thumbnailSize()
         try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")
@@ -85,4 +91,5 @@ struct DisplayOptions: ParsableArguments {
 }
 
 extension RenderMode: ExpressibleByArgument {}
+extension LayoutMode: ExpressibleByArgument {}
 extension ColorDepth: ExpressibleByArgument {}

@@ -1,0 +1,94 @@
+import App
+import ArgumentParser
+import Cells
+import Foundation
+import Items
+import Pipeline
+import Table
+import TextArt
+
+/// The print mode (`--print`): the same pipeline, table and thumbnails as the interactive table, run headless by a
+/// `Printer` until the screen settles, then written once to stdout as text. Everything else goes to stderr.
+extension BrowsingSession {
+    @MainActor
+    func printScreen(source: any ItemSource) async throws {
+        let screen = try options.printing.screenSize()
+        let depth = printColorDepth()
+        let disk = diskCache()
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
+                                     diskCache: disk.cache)
+        // No prefetch: nothing scrolls, so the next screen's thumbnails would only compete with this one's.
+        var configuration = try tableConfiguration(prefetch: false)
+        configuration.theme = depth == .palette256 || depth == .truecolor ? .color : .basic
+        let loader = PipelineThumbnailLoader(pipeline: pipeline,
+                                             options: printTextArtOptions(depth: depth, unicode: Printer.setUpLocale()))
+        let printer = Printer(source: source, configuration: configuration,
+                              size: CellSize(columns: screen.columns, rows: screen.rows), loader: loader)
+        printer.table.showCounters { pipeline.counters.snapshot.named }
+        if options.reuseOverlay { printer.table.toggleReuseOverlay() }
+        if let problem = disk.problem { Messages.error("note: no disk cache: \(problem)") }
+        let result = await printer.run(timeout: options.printing.timeout)
+        reportOnStderr(printer.table, settled: result.settled)
+        printer.table.cancelAll()
+        await pipeline.cancelAll()
+        let bytes = depth == .none ? result.screen.plainUTF8 : result.screen.ansiUTF8
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+        } catch {
+            Messages.error("cannot write the screen to stdout: \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+        if let statsFile = options.statsFile {
+            try RunStats(table: printer.table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
+        }
+        // The screen shows why, but a script must be able to tell that there was nothing to show.
+        if case .failed = printer.table.listStatus, printer.table.items.isEmpty { throw ExitCode.failure }
+    }
+
+    /// The colour depth printed: --color, else what `render` picks for its stdout (none under NO_COLOR, else by
+    /// COLORTERM and TERM).
+    func printColorDepth() -> ColorDepth {
+        options.color ?? RenderCommand.terminalColorDepth()
+    }
+
+    /// The thumbnails' options for `depth`: the table's own choice for a terminal of that depth, with the depth
+    /// itself kept even where the table would pick another, and `shapes` for no colour (as the table draws under
+    /// NO_COLOR) unless --mode says otherwise.
+    func printTextArtOptions(depth: ColorDepth, unicode: Bool) -> TextArtOptions {
+        var textArt = textArtOptions(terminalColors: depth.colorCount, unicode: unicode)
+        textArt.color = depth
+        if depth == .none, options.mode == nil { textArt.mode = .shapes }
+        return textArt
+    }
+
+    /// What the status line would have said, and what did not arrive, as notes on stderr; the screen shows the rest.
+    @MainActor
+    func reportOnStderr(_ table: TableController, settled: Bool) {
+        if case .failed(let message, _) = table.listStatus {
+            Messages.error("\(table.items.isEmpty ? "the first page" : "a page") failed: \(message)")
+        }
+        for note in table.pageNotes { Messages.error("note: \(note)") }
+        for failure in table.failedThumbnails {
+            Messages.error("the thumbnail of '\(failure.title)' failed: \(failure.reason)")
+        }
+        if !settled {
+            let waiting = table.waitingThumbnails
+            var what = ["\(waiting) thumbnail\(waiting == 1 ? "" : "s") on screen"]
+            if table.isWaitingForPage { what.insert("a page", at: 0) }
+            Messages.error("note: printed after \(String(format: "%g", options.printing.timeoutSeconds)) s "
+                           + "(--print-timeout) with \(what.joined(separator: " and ")) still loading")
+        }
+    }
+}
+
+extension ColorDepth {
+    /// The number of colours a terminal of this depth shows: what `BrowsingSession.textArtOptions` takes.
+    var colorCount: Int {
+        switch self {
+        case .none: 0
+        case .ansi16: 16
+        case .palette256: 256
+        case .truecolor: 1 << 24
+        }
+    }
+}
