@@ -52,10 +52,6 @@ enum KeyBindings {
             table.moveAcross(by: across)
             return .handled
         }
-        if table.layoutMode == .grid, let columns = gridColumnChange(key) {
-            table.changeGridColumns(by: columns)
-            return .handled
-        }
         switch key {
         case .character("q"): return .quit(0)
         case .down, .character("j"): table.move(by: 1)
@@ -73,7 +69,7 @@ enum KeyBindings {
         case .character("s"): table.toggleReuseOverlay()
         case .character("P"): table.startBatchPrefetch()
         case .character("v"): table.toggleLayout()
-        // In the list (the grid takes them first, for its cells across); = is + without Shift on most keyboards.
+        // = is + without Shift on most keyboards.
         case .character("+"), .character("="): table.zoom(by: 1)
         case .character("-"): table.zoom(by: -1)
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
@@ -88,16 +84,6 @@ enum KeyBindings {
         switch key {
         case .left, .character("h"): -1
         case .right, .character("l"): 1
-        default: nil
-        }
-    }
-
-    /// How a key changes the grid's cells across: `+` (and `=`, its unshifted key) makes pictures bigger, so fewer
-    /// across; `-` smaller, so more.
-    static func gridColumnChange(_ key: Key) -> Int? {
-        switch key {
-        case .character("+"), .character("="): -1
-        case .character("-"): 1
         default: nil
         }
     }

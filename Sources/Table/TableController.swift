@@ -113,11 +113,12 @@ public final class TableController {
         }
     }
 
-    /// Makes the list's thumbnails `steps` zoom steps bigger (negative: smaller), within what the screen shows,
-    /// keeping the selected row selected and on screen; the next `update()` loads them at the new size. A bound
-    /// reached is said in the status line. The list's entry point for `+` and `-` (the grid's is
-    /// `changeGridColumns(by:)`).
+    /// Makes the thumbnails `steps` zoom steps bigger (negative: smaller), within what the screen shows, keeping
+    /// the selected row selected and on screen; the next `update()` loads them at the new size. A bound reached is
+    /// said in the status line. The one entry point for `+` and `-`: in the grid, a step is one cell fewer across
+    /// (bigger pictures) or more.
     public func zoom(by steps: Int) {
+        if listLayout.grid != nil { return changeGridColumns(by: -steps) }
         status = listLayout.zoom(by: steps)
         reveal()
         changed()

@@ -13,12 +13,11 @@ final class ThumbnailBinder {
     private let prefetches: Bool
     /// The rows (and loaded count) the last prefetch was computed for.
     private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
+    /// The thumbnail size the slots were bound at: pictures of another size are drawn anew.
+    private var boundSize: CellSize?
     /// Set when the size changed: the prefetch waits until the rows on screen are drawn at the new size.
     private var prefetchWaitsForScreen = false
     private let changed: ChangeSignal
-    /// The size the slots' pictures were asked for: when it changes (the grid, a zoom, a resize), every slot is
-    /// bound anew at the new size, its load at the old one cancelled.
-    private var boundSize: CellSize?
     /// The detail pane's image load, and its generation: a result from an earlier load is dropped.
     private var paneImageTask: Task<Void, Never>?
     private var paneImageGeneration = 0
@@ -34,10 +33,10 @@ final class ThumbnailBinder {
     private var counters: SlotCounters { pool.counters }
 
     /// Binds slots to the rows on screen (starting the loads of rows bound anew, cancelling those of the slots they
-    /// took) and warms the rows around them. When the thumbnails changed size (the grid, a zoom, a resize), every
-    /// slot is freed first and the old-size prefetch stopped, their loads cancelled, and the pool keeps only as many
-    /// slots as the screen now needs; the new size's prefetch waits until the rows on screen are drawn, so its
-    /// renders do not compete with theirs.
+    /// took) and warms the rows around them. When the thumbnails changed size (a zoom, a resize), every slot is
+    /// freed first and the old-size prefetch stopped, their loads cancelled, and the pool keeps only as many slots as
+    /// the screen now needs; the new size's prefetch waits until the rows on screen are drawn, so its renders do not
+    /// compete with theirs.
     func update(visible: Range<Int>, list: ListState, size: CellSize) {
         if size != boundSize {
             if let old = boundSize {
