@@ -108,7 +108,7 @@ public final class TableController {
         }
         if let note = listLayout.thumbnailNote {
             status = note
-        } else if status != nil, status == noteBefore {
+        } else if status == noteBefore {
             status = nil
         }
     }

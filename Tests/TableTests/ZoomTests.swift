@@ -168,6 +168,16 @@ import Testing
         #expect(table.thumbnailSize == CellSize(columns: 200, rows: 100))
         #expect(table.status == nil)
     }
+
+    @Test func theGridSaysNothingOfTheListsThumbnailSize() async {
+        let table = TableController(source: FakeItemSource(count: 20), loader: FakeThumbnailLoader(),
+                                    configuration: .init(thumbnail: CellSize(columns: 200, rows: 100), layout: .grid))
+        table.resize(columns: 80, rows: 24)
+        #expect(table.status == nil)
+        table.toggleLayout()
+        table.resize(columns: 81, rows: 24)
+        #expect(table.status?.contains("do not fit") == true)
+    }
 }
 
 /// A loader whose loads ignore cancellation and answer only when the test releases them, at the size they were

@@ -19,7 +19,7 @@ public struct ListLayout: Sendable, Equatable {
     public private(set) var grid: GridLayout?
     /// The grid's cells across as the user chose them (`+`/`-`), or nil for as many as the width suits.
     private var gridColumns: Int?
-    /// How big the thumbnails are: the rule, the zoom, the bounds.
+    /// How big the list's thumbnails are: the rule, the zoom, the bounds.
     public private(set) var sizing: ThumbnailSizing
     /// The thumbnail size the sizing asks for on this screen, before it is shrunk to fit.
     public private(set) var wantedThumbnail: CellSize
@@ -39,9 +39,11 @@ public struct ListLayout: Sendable, Equatable {
         sizing.size(columns: columns, listHeight: listHeight).shown
     }
 
-    /// What the status line says when the thumbnail size asked for does not fit this screen, or nil.
+    /// What the status line says when the list's thumbnail size asked for does not fit this screen, or nil (in
+    /// the grid, whose pictures are sized by its cells across, always nil).
     public var thumbnailNote: String? {
-        ThumbnailSizing.clampNote(wanted: wantedThumbnail, shown: thumbnail, columns: columns, rows: rows)
+        guard mode == .list else { return nil }
+        return ThumbnailSizing.clampNote(wanted: wantedThumbnail, shown: thumbnail, columns: columns, rows: rows)
     }
 
     /// Takes a new screen size; the thumbnails follow it, and heights are forgotten when the rows change.
