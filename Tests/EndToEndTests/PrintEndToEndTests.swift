@@ -196,15 +196,17 @@ struct PrintEndToEndTests {
     @Test func printTimeoutPrintsWhatThereIsWhenAnImageNeverComes() async throws {
         try await TestHTTPServer.with { server in
             try serveThreePhotos(on: server, slow: .zero, silent: "coffee.png")
-            // The stall limit (5 s) would fail the silent image long after the print's 1 s.
-            let run = try await PipedRun.run(browseArguments(server) + ["--print-timeout", "1"])
+            // The download limits are far beyond the print's, so the silent image is still loading when it prints.
+            // 4 s leaves the page and the other two images time to arrive on a machine busy with other tests.
+            let run = try await PipedRun.run(browseArguments(server) + ["--print-timeout", "4", "--timeout", "600",
+                                                                        "--stall-timeout", "600"])
             expectScreen(run, columns: 80, rows: 24)
             let lines = Self.visibleLines(run.stdoutText)
             let coffee = try #require(lines.firstIndex { $0.contains("Photo coffee.png") })
             // The silent row shows the spinner's first frame; the others their pictures.
             #expect(lines[coffee..<coffee + 4].joined().contains("⠋"), "\(lines.joined(separator: "\n"))")
             #expect(!lines.joined().contains("failed"))
-            #expect(run.stderrText.contains("printed after 1 s (--print-timeout) with 1 thumbnail on screen still "
+            #expect(run.stderrText.contains("printed after 4 s (--print-timeout) with 1 thumbnail on screen still "
                                             + "loading"), "\(run.stderrText)")
         }
     }
