@@ -24,17 +24,20 @@ public final class App {
     public static let exitDeadline: Duration = .milliseconds(500)
 
     /// Takes over the terminal. The caller must call `run()`, which always gives it back.
-    /// - Parameter loader: makes the thumbnail loader, given the number of colours the terminal can show and
-    ///   whether it can show Unicode (a non-UTF-8 locale cannot).
-    public init(source: any ItemSource, configuration: TableController.Configuration,
+    /// - Parameters:
+    ///   - colors: the colours asked for (--color, NO_COLOR); the terminal draws them within what it shows.
+    ///   - loader: makes the thumbnail loader, given the number of colours the table is drawn with and whether the
+    ///     terminal can show Unicode (a non-UTF-8 locale cannot).
+    public init(source: any ItemSource, configuration: TableController.Configuration, colors: ColorRequest = .terminal,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
         // A write to a socket the other end closed must fail with EPIPE, not end the program.
         signal(SIGPIPE, SIG_IGN)
-        terminal = try Terminal()
+        terminal = try Terminal(colors: colors)
         var configuration = configuration
-        configuration.theme = terminal.colorCount >= 256 ? .color : .basic
+        configuration.theme = .forColors(terminal.colorCount)
         table = TableController(source: source, loader: loader(terminal.colorCount, terminal.unicode),
                                 configuration: configuration)
+        if let note = terminal.colorNote { table.say(note) }
     }
 
     /// Runs until the user quits or a signal ends the program; restores the terminal and returns the exit status.

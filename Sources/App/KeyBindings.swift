@@ -48,6 +48,10 @@ enum KeyBindings {
     }
 
     private static func handleList(_ key: Key, table: TableController) -> Outcome {
+        if table.layoutMode == .grid, let across = acrossGrid(key) {
+            table.moveAcross(by: across)
+            return .handled
+        }
         switch key {
         case .character("q"): return .quit(0)
         case .down, .character("j"): table.move(by: 1)
@@ -64,11 +68,24 @@ enum KeyBindings {
         case .character("r"): table.retrySelected()
         case .character("s"): table.toggleReuseOverlay()
         case .character("P"): table.startBatchPrefetch()
+        case .character("v"): table.toggleLayout()
+        // = is + without Shift on most keyboards.
+        case .character("+"), .character("="): table.zoom(by: 1)
+        case .character("-"): table.zoom(by: -1)
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
         case .control("l"): table.redraw()
         default: break
         }
         return .handled
+    }
+
+    /// How far a key moves across the grid (left and right), or nil when it does not.
+    static func acrossGrid(_ key: Key) -> Int? {
+        switch key {
+        case .left, .character("h"): -1
+        case .right, .character("l"): 1
+        default: nil
+        }
     }
 
     private static func handleFilter(_ key: Key, table: TableController) -> Outcome {
@@ -157,8 +174,8 @@ enum KeyBindings {
         switch mouse.action {
         case .wheelUp: table.scroll(by: -3)
         case .wheelDown: table.scroll(by: 3)
-        case .click: table.select(screenLine: mouse.row)
-        case .doubleClick: if table.select(screenLine: mouse.row) { table.openSelected() }
+        case .click: table.select(screenLine: mouse.row, column: mouse.column)
+        case .doubleClick: if table.select(screenLine: mouse.row, column: mouse.column) { table.openSelected() }
         }
         return .handled
     }

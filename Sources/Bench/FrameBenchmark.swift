@@ -3,22 +3,25 @@ import Foundation
 import Items
 import Table
 
-// `Bench frame`: the cost of composing a 200x60 frame, with 100 rows loaded and with 1,000,000 rows loaded, in one
-// run. The anchor is the 100-row table: the 1,000,000-row one must cost the same (ratio ~1.0), because a frame only
-// touches the rows on screen.
+// `Bench frame`: the cost of composing a 200x60 frame, with 100 rows loaded and with 1,000,000 rows loaded, in the
+// list and in the grid, in one run. The anchor is the 100-row list: the 1,000,000-row tables must cost what the
+// 100-row ones do (the same ratio), because a frame only touches the rows (or cells) on screen.
 
 @MainActor
 func runFrameBenchmark() async {
-    print("frame: compose a 200x60 frame (thumbnails 12x5, every visible thumbnail loaded), median of 7 rounds")
-    var results: [(Int, Double)] = []
-    for count in [100, 1_000_000] {
-        let perFrame = await FrameBench.measure(rows: count)
-        results.append((count, perFrame))
+    print("frame: compose a 200x60 frame (list: thumbnails 12x5; grid: its own size), every visible thumbnail "
+          + "loaded, median of 7 rounds")
+    var results: [(String, Double)] = []
+    for layout in LayoutMode.allCases {
+        for count in [100, 1_000_000] {
+            let perFrame = await FrameBench.measure(rows: count, layout: layout)
+            let label = "\(layout), \(count) rows" + (results.isEmpty ? " (anchor)" : "")
+            results.append((label, perFrame))
+        }
     }
     let anchor = results[0].1
-    for (count, perFrame) in results {
-        let label = count == 100 ? "100 rows (anchor)" : "\(count) rows"
-        let padded = label.padding(toLength: 20, withPad: " ", startingAt: 0)
+    for (label, perFrame) in results {
+        let padded = label.padding(toLength: 30, withPad: " ", startingAt: 0)
         print("  \(padded) " + String(format: "%8.1f µs a frame   ratio %.2f", perFrame, perFrame / anchor))
     }
 }
@@ -26,15 +29,15 @@ func runFrameBenchmark() async {
 @MainActor
 enum FrameBench {
     /// Microseconds a frame: the median of 7 rounds of 500 frames, each frame after moving the selection one row
-    /// (so slots are rebound as rows scroll in and out), in the middle of the list.
-    static func measure(rows count: Int) async -> Double {
+    /// (in the grid, one line of cells), so slots are rebound as rows scroll in and out, in the middle of the list.
+    static func measure(rows count: Int, layout: LayoutMode = .list) async -> Double {
         let items = (0..<count).map { i in
             Item(id: "\(i)", title: "Row \(i): a title of a typical length for a list row",
                  subtitle: "subtitle \(i)", imageURL: URL(string: "http://127.0.0.1/\(i % 50).png"),
                  attribution: "Image from the benchmark")
         }
         let table = TableController(source: AllAtOnce(items: items), loader: SolidThumbnail(),
-                                    configuration: .init(thumbnail: CellSize(columns: 12, rows: 5)))
+                                    configuration: .init(thumbnail: CellSize(columns: 12, rows: 5), layout: layout))
         table.resize(columns: 200, rows: 60)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             var resumed = false

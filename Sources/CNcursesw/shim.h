@@ -32,9 +32,36 @@ static inline int cnc_color_pairs(void) { return COLOR_PAIRS; }
 static inline int cnc_lines(void) { return LINES; }
 static inline int cnc_cols(void) { return COLS; }
 
-// newterm on the process's stdout and stdin (also Swift-6-unsafe globals). Unlike initscr, it returns NULL
-// instead of exiting when TERM is unusable.
-static inline SCREEN *cnc_newterm(void) { return newterm(NULL, stdout, stdin); }
+// newterm on the process's stdout and stdin (also Swift-6-unsafe globals) with terminfo entry `type` (NULL: TERM's),
+// which may be a direct-colour entry for TERM's terminal. Unlike initscr, it returns NULL instead of exiting when
+// the entry is unusable.
+static inline SCREEN *cnc_newterm(const char *type) { return newterm(type, stdout, stdin); }
+
+// What terminfo entry `name` says about colour, read before curses starts: 0 with `colors` (its colors number, 0
+// if it has none) and `indexed_below` (the colour numbers setaf sends as palette indexes rather than as RGB: all of
+// them for a palette entry; 8, 16 or 256 for a direct one, found by asking setaf), or -1 when terminfo has no
+// such entry. tiparm is variadic, which Swift cannot call. The description is freed again, as in cnc_check_terminal.
+static inline int cnc_probe_entry(const char *name, int *colors, int *indexed_below) {
+    int status = 0;
+    if (setupterm(name, STDOUT_FILENO, &status) != OK) return -1;
+    int count = tigetnum("colors");
+    *colors = count > 0 ? count : 0;
+    *indexed_below = *colors;
+    char *setaf = tigetstr("setaf");
+    if (*colors > 256 && setaf != NULL && setaf != (char *)-1) {
+        static const int probes[] = { 256, 16, 8 };
+        *indexed_below = 0;
+        for (unsigned i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+            const char *out = tiparm(setaf, probes[i] - 1);
+            if (out != NULL && strstr(out, "38:2") == NULL && strstr(out, "38;2;") == NULL) {
+                *indexed_below = probes[i];
+                break;
+            }
+        }
+    }
+    del_curterm(cur_term);
+    return 0;
+}
 
 // Attribute and key macros Swift cannot import.
 static inline attr_t cnc_a_bold(void) { return A_BOLD; }

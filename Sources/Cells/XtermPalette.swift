@@ -47,13 +47,40 @@ public enum XtermPalette {
         return greyDistance < cubeDistance ? UInt8(232 + greyIndex) : UInt8(cube)
     }
 
+    /// The nearest of the first `count` (8 or 16) ANSI colours that keeps a grey grey and a colour in its hue.
+    ///
+    /// By distance alone a mid grey is nearest to yellow among the eight colours, which have no mid grey, so a grey
+    /// photo turned yellow. A colour of little saturation takes the nearest grey (black, white, and with 16 colours
+    /// bright black and bright white); any other takes the nearer of its hue's entries (normal, bright) and the
+    /// greys, never another hue.
     static func nearestANSI(r: UInt8, g: UInt8, b: UInt8, count: Int) -> UInt8 {
-        var best = 0, bestDistance = Int.max
-        for i in 0..<count {
-            let d = distance((r, g, b), ansi[i])
-            if d < bestDistance { best = i; bestDistance = d }
-        }
-        return UInt8(best)
+        let greys: [Int] = count >= 16 ? [0, 8, 7, 15] : [0, 7]
+        let high = Int(max(r, g, b)), chroma = high - Int(min(r, g, b))
+        // Saturation (chroma / value) under 0.2, or too little chroma to see: a grey.
+        let candidates = chroma < 24 || chroma * 5 < high ? greys : greys + hueEntries(r: r, g: g, b: b, count: count)
+        return UInt8(candidates.min { distance((r, g, b), ansi[$0]) < distance((r, g, b), ansi[$1]) }!)
+    }
+
+    /// The ANSI entries of a colour's hue: the nearest of red, yellow, green, cyan, blue and magenta, and its bright
+    /// variant when there are 16 colours.
+    static func hueEntries(r: UInt8, g: UInt8, b: UInt8, count: Int) -> [Int] {
+        let (r, g, b) = (Double(r), Double(g), Double(b))
+        let high = max(r, g, b), chroma = high - min(r, g, b)
+        guard chroma > 0 else { return [] }
+        let sector: Double = high == r ? (g - b) / chroma : high == g ? 2 + (b - r) / chroma : 4 + (r - g) / chroma
+        let hue = (sector * 60 + 360).truncatingRemainder(dividingBy: 360)
+        // Hue sectors of 60 degrees centred on red (0), yellow (60), green, cyan, blue, magenta.
+        let entry = [1, 3, 2, 6, 4, 5][Int((hue + 30) / 60) % 6]
+        return count >= 16 ? [entry, entry + 8] : [entry]
+    }
+
+    /// A 24-bit colour as a direct-colour terminfo entry's colour number, kept out of the low numbers the entry
+    /// sends as palette indexes (`indexedBelow`: 8 for xterm-direct, 256 for xterm-direct256): a black or dark blue
+    /// pixel (red and green 0, blue below that) would otherwise show as a palette colour. Its green is nudged to 1,
+    /// which no eye tells apart.
+    public static func directColorNumber(r: UInt8, g: UInt8, b: UInt8, indexedBelow: Int) -> Int32 {
+        let value = Int32(r) << 16 | Int32(g) << 8 | Int32(b)
+        return value < Int32(indexedBelow) ? value | 1 << 8 : value
     }
 
     // Squared distance weighted roughly by how the eye weighs the channels.

@@ -1,10 +1,11 @@
 import Cells
 
 extension TableController {
-    /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode
-    /// and prefetching.
+    /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode,
+    /// prefetching and the layout.
     public struct Configuration: Sendable {
-        public var thumbnail: CellSize
+        /// The thumbnails' size before zooming; nil: sized to the screen (`ThumbnailSizing.automatic`).
+        public var thumbnail: CellSize?
         public var theme: Theme
         /// Extra slots beyond the rows on screen.
         public var slotMargin: Int
@@ -12,13 +13,21 @@ extension TableController {
         public var lowData: Bool
         /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
         public var prefetch: Bool
-        public init(thumbnail: CellSize = CellSize(columns: 12, rows: 5), theme: Theme = .color,
-                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true) {
+        /// The list or the grid at the start (`v` switches).
+        public var layout: LayoutMode
+        public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
+                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list) {
+            self.layout = layout
             self.thumbnail = thumbnail
             self.theme = theme
             self.slotMargin = slotMargin
             self.lowData = lowData
             self.prefetch = prefetch
+        }
+
+        /// The thumbnails' sizing rule this configuration starts with.
+        var sizing: ThumbnailSizing {
+            ThumbnailSizing(thumbnail.map { .fixed($0) } ?? .automatic)
         }
     }
 }

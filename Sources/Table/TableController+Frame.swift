@@ -3,7 +3,8 @@ import Foundation
 import Items
 
 extension TableController {
-    /// Composes the whole screen into a cell buffer: header, rows (or the detail pane), footer, status line, help.
+    /// Composes the whole screen into a cell buffer: header, rows or the grid (or the detail pane), footer, status
+    /// line, help.
     /// It reads state and writes cells, nothing else: `update()` starts the loads, caches the rows' heights and
     /// records the scrolled texts' extents first; composed without it, the frame computes what it needs and stores
     /// nothing. Its cost depends on the rows on screen, not on the rows loaded.
@@ -16,6 +17,10 @@ extension TableController {
             body = DetailPaneView(pane: detail, theme: theme, tick: tick).draw(width: columns, height: listHeight)
         } else if let pageFailure {
             body = PageFailurePaneView(pane: pageFailure, theme: theme).draw(width: columns, height: listHeight)
+        } else if let grid = listLayout.grid {
+            let placed = grid.placedCells(viewport, height: listHeight, in: list)
+            body = GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
+                            theme: theme, tick: tick).draw(width: columns, height: listHeight)
         } else {
             let placed = listLayout.placedRows(viewport, in: list)
             body = ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
@@ -35,7 +40,7 @@ extension TableController {
         } else {
             StatusLine(list: list, isEditingFilter: isEditingFilter, showingDetail: detail != nil,
                        showingPageFailure: pageFailure != nil, note: status, itemSelected: selectedItem != nil,
-                       theme: theme).draw(into: &frame, y: rows - 1)
+                       mode: listLayout.mode, theme: theme).draw(into: &frame, y: rows - 1)
         }
         if showingReuseOverlay {
             ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: theme)

@@ -62,6 +62,17 @@ extension TableController {
     public var size: (columns: Int, rows: Int) { (listLayout.columns, listLayout.rows) }
     /// The geometry of one row at this width.
     public var layout: RowLayout { listLayout.row }
+    /// The list or the grid.
+    public var layoutMode: LayoutMode { listLayout.mode }
+    /// The grid's geometry, in the grid view.
+    public var grid: GridLayout? { listLayout.grid }
+    /// The thumbnail's box now: the grid's picture, or the row's thumbnail (nil when the screen is too narrow).
+    public var thumbnailBox: CellSize? { listLayout.thumbnailBox }
+    /// The screen line the list area starts on.
+    public var listTop: Int { listLayout.listTop }
+    /// The thumbnails' size now: sized to the screen or given, zoomed, and fitted to the screen (`zoom(by:)`
+    /// changes it). A list too narrow for thumbnails shows none (`layout.thumbnail` is then nil).
+    public var thumbnailSize: CellSize { listLayout.thumbnail }
     /// Lines of the list area: the screen less the header, footer and status lines.
     public var listHeight: Int { listLayout.listHeight }
 }

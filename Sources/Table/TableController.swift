@@ -47,7 +47,7 @@ public final class TableController {
         self.source = source
         self.configuration = configuration
         self.list = ListState(firstPage: source.firstPage)
-        self.listLayout = ListLayout(thumbnail: configuration.thumbnail)
+        self.listLayout = ListLayout(sizing: configuration.sizing, mode: configuration.layout)
         self.pages = PageLoader(source: source)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
                                       prefetches: configuration.prefetch, counters: counters, changed: changes)
@@ -82,9 +82,15 @@ public final class TableController {
         listLayout.rowHeight(row, in: list)
     }
 
-    /// The height of a display row, cached for the width: what the keys that move the viewport measure rows with.
-    private func measuredHeight(_ row: Int) -> Int {
-        listLayout.measure(row, in: list)
+    /// Runs a viewport operation in the layout's own steps: rows in the list, lines of cells in the grid (see
+    /// `ListLayout.apply`).
+    private func arrange(_ operation: (inout ListViewport, _ count: Int, _ height: Int, _ rowHeight: (Int) -> Int)
+                            -> Void) {
+        listLayout.apply(operation, to: &viewport, in: list)
+    }
+
+    private func reveal() {
+        arrange { $0.reveal(count: $1, height: $2, rowHeight: $3) }
     }
 
     /// The display rows on screen now.
@@ -92,27 +98,55 @@ public final class TableController {
         listLayout.visibleRows(viewport, in: list)
     }
 
-    /// Sets the screen size, re-laying rows out and keeping the selected row selected.
+    /// Sets the screen size, re-laying rows out (the thumbnails follow the screen) and keeping the selected row
+    /// selected and on screen. A thumbnail size that does not fit says so in the status line.
     public func resize(columns: Int, rows: Int) {
-        guard columns != size.columns || rows != size.rows else { return }
-        listLayout.resize(columns: columns, rows: rows)
-        viewport.reveal(count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        let noteBefore = listLayout.thumbnailNote
+        if columns != size.columns || rows != size.rows {
+            listLayout.resize(columns: columns, rows: rows)
+            reveal()
+        }
+        if let note = listLayout.thumbnailNote {
+            status = note
+        } else if status != nil, status == noteBefore {
+            status = nil
+        }
+    }
+
+    /// Makes the thumbnails `steps` zoom steps bigger (negative: smaller), within what the screen shows, keeping
+    /// the selected row selected and on screen; the next `update()` loads them at the new size. A bound reached is
+    /// said in the status line. The one entry point for `+` and `-`: in the grid, a step is one cell fewer across
+    /// (bigger pictures) or more.
+    public func zoom(by steps: Int) {
+        if listLayout.grid != nil { return changeGridColumns(by: -steps) }
+        status = listLayout.zoom(by: steps)
+        reveal()
+        changed()
     }
 
     // MARK: Moving
 
+    /// Moves the selection by `delta` rows (in the grid, lines of cells, keeping the column).
     public func move(by delta: Int) {
-        viewport.move(by: delta, count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        arrange { $0.move(by: delta, count: $1, height: $2, rowHeight: $3) }
+        changed()
+    }
+
+    /// Moves the selection by `delta` items in reading order (left and right in the grid).
+    public func moveAcross(by delta: Int) {
+        guard displayCount > 0 else { return }
+        viewport.selection = min(max(0, viewport.selection + delta), displayCount - 1)
+        reveal()
         changed()
     }
 
     public func page(by fraction: Double) {
-        viewport.page(by: fraction, count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        arrange { $0.page(by: fraction, count: $1, height: $2, rowHeight: $3) }
         changed()
     }
 
     public func scroll(by rows: Int) {
-        viewport.scroll(by: rows, count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        arrange { $0.scroll(by: rows, count: $1, height: $2, rowHeight: $3) }
         changed()
     }
 
@@ -121,8 +155,10 @@ public final class TableController {
         changed()
     }
 
+    /// Selects the last row (in the grid, the last cell, not the last line's cell in the selected column).
     public func goEnd() {
-        viewport.end(count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        arrange { $0.end(count: $1, height: $2, rowHeight: $3) }
+        viewport.selection = max(0, displayCount - 1)
         changed()
     }
 
@@ -133,14 +169,42 @@ public final class TableController {
         changed()
     }
 
-    /// Selects the row under a screen line (a click). Returns whether a row was hit.
+    /// Selects the row (in the grid, the cell) under a point of the screen (a click). Returns whether one was hit.
     @discardableResult
-    public func select(screenLine line: Int) -> Bool {
-        guard let row = listLayout.row(atLine: line - 1, viewport, in: list) else { return false }
+    public func select(screenLine line: Int, column: Int = 0) -> Bool {
+        guard let row = listLayout.row(atLine: line - listLayout.listTop, column: column, viewport, in: list)
+        else { return false }
         viewport.selection = row
-        viewport.reveal(count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        reveal()
         changed()
         return true
+    }
+
+    // MARK: List or grid
+
+    /// Switches between the list and the grid, keeping the selected item selected and on screen.
+    public func toggleLayout() {
+        setLayout(listLayout.mode == .list ? .grid : .list)
+    }
+
+    public func setLayout(_ mode: LayoutMode) {
+        guard mode != listLayout.mode else { return }
+        listLayout.setMode(mode)
+        reveal()
+        changed()
+    }
+
+    /// Changes the grid's cells across by `delta` (`+` fewer and bigger, `-` more and smaller), within what the
+    /// width holds; says so when it cannot go further.
+    public func changeGridColumns(by delta: Int) {
+        guard let grid = listLayout.grid else { return }
+        let wanted = grid.columnCount + delta
+        let widest = GridLayout.maxColumns(width: size.columns)
+        listLayout.setGridColumns(wanted)
+        if wanted < 1 { status = "one picture across is the biggest" }
+        if wanted > widest { status = "\(widest) pictures across is the most this width holds" }
+        reveal()
+        changed()
     }
 
     // MARK: Filter
@@ -176,7 +240,7 @@ public final class TableController {
         list.setFilter(text)
         binder.rowsChanged()
         viewport = ListViewport(selection: selected.flatMap { list.row(ofItem: $0) } ?? 0, top: 0)
-        viewport.reveal(count: displayCount, height: listHeight, rowHeight: measuredHeight)
+        reveal()
         changed()
     }
 
@@ -276,7 +340,7 @@ public final class TableController {
     /// the keys that scroll it. The app's loop runs it before it composes each frame.
     public func update() {
         let visible = listLayout.measureVisibleRows(viewport, in: list)
-        if let size = layout.thumbnail { binder.update(visible: visible, list: list, size: size) }
+        if let size = listLayout.thumbnailBox { binder.update(visible: visible, list: list, size: size) }
         if visible.upperBound + visible.count >= itemCount { loadMoreIfNeeded() }
         bindPaneImage()
         fitScrolledTexts()
@@ -308,7 +372,7 @@ public final class TableController {
                 refreshImage(of: index)
                 return
             }
-            guard let size = layout.thumbnail, binder.reload(item: index, size: size) else { return }
+            guard let size = listLayout.thumbnailBox, binder.reload(item: index, size: size) else { return }
             changed()
         } else if case .failed = list.status {
             retryPage()
@@ -339,7 +403,7 @@ public final class TableController {
     /// Fetches the thumbnail of every loaded row into the caches (the `P` key), showing a progress bar with counts.
     /// The rows on screen keep priority over it. `cancelBatchPrefetch` (Esc) stops it.
     public func startBatchPrefetch() {
-        guard !batch.isRunning, let size = layout.thumbnail else { return }
+        guard !batch.isRunning, let size = listLayout.thumbnailBox else { return }
         var seen = Set<URL>()
         batch.start(items.compactMap(\.rowImageURL).filter { seen.insert($0).inserted }, size: size)
     }
@@ -393,6 +457,6 @@ public final class TableController {
     public func cancelAll() {
         pages.cancel()
         batch.stop()
-        binder.cancelAll(size: layout.thumbnail)
+        binder.cancelAll(size: listLayout.thumbnailBox)
     }
 }

@@ -30,8 +30,13 @@ public final class Terminal {
     public private(set) var size: Size
     /// Whether the locale is UTF-8; if not, drawing falls back to ASCII-only glyphs.
     public let unicode: Bool
-    /// What the terminal can show: 0 (monochrome), 8, 16, 256, or 1 << 24 for direct colour.
+    /// The colours the table is drawn with: 0 (none), 8, 16, 256, or 1 << 24 for direct colour; what was asked
+    /// (`ColorRequest`), within what the terminal shows.
     public let colorCount: Int
+    /// The terminfo entry curses runs on: TERM's, or a direct-colour entry for the same terminal.
+    public let entry: String
+    /// Why the table shows fewer colours than asked, for the status line; nil when it shows what was asked.
+    public let colorNote: String?
 
     private let screen: OpaquePointer
     private var onScreen: CellBuffer?
@@ -40,12 +45,13 @@ public final class Terminal {
     private var signalSource: DispatchSourceRead?
     private var isOpen = true
     private var lastPress: (row: Int, column: Int, time: UInt64)?
-    private let directColor: Bool
+    private let colors: ColorSetup
 
     /// Takes over the terminal: alternate screen, raw keys, mouse, colours.
     ///
     /// Ctrl-C arrives as a key (raw mode), so quitting is the app's decision and the terminal is always restored.
-    public init() throws(SetupError) {
+    /// - Parameter request: the colours to draw with (see `ColorSetup` for how the terminfo entry is chosen).
+    public init(colors request: ColorRequest = .terminal) throws(SetupError) {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(Int32(CODESET)))
         unicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
@@ -58,10 +64,16 @@ public final class Terminal {
         // Signals become events: ncurses installs its own SIGWINCH handler only if the disposition is the default,
         // and a dispatch signal source needs the signal ignored.
         signal(SIGWINCH, SIG_IGN)
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        let colors = ColorSetup.choose(request, term: term, colorTerm: getenv("COLORTERM").map { String(cString: $0) },
+                                       insideTmux: getenv("TMUX").map { $0.pointee != 0 } ?? false, probe: Terminal.probe)
+        self.colors = colors
+        entry = colors.entry
+        colorNote = colors.note
         Terminal.saveEmergencyRestore()
-        guard let screen = cnc_newterm() else {
-            throw SetupError(description: "cannot open the terminal (TERM=\(Terminal.termName)); "
-                             + "try TERM=xterm-256color")
+        guard let screen = cnc_newterm(colors.entry) else {
+            throw SetupError(description: "cannot open the terminal (TERM=\(Terminal.termName), terminfo entry "
+                             + "\(TerminalText.visible(colors.entry))); try TERM=xterm-256color")
         }
         self.screen = screen
         set_term(screen)
@@ -79,14 +91,14 @@ public final class Terminal {
         mouseinterval(0)
         mousemask(cnc_mouse_all(), nil)
 
-        var colors = 0
-        if has_colors() {
+        // No colour asked (NO_COLOR, --color none): curses' colours are never started, so no pair is ever made.
+        if colors.depth > 0 && has_colors() {
             start_color()
             use_default_colors()
-            colors = Int(cnc_colors())
+            colorCount = colors.entryIsDirect ? colors.depth : min(colors.depth, Int(cnc_colors()))
+        } else {
+            colorCount = 0
         }
-        colorCount = colors
-        directColor = colors >= 1 << 24 || tigetflag("RGB") > 0 && colors > 256
 
         size = Size(columns: Int(cnc_cols()), rows: Int(cnc_lines()))
     }
@@ -215,6 +227,25 @@ public final class Terminal {
         let window = cnc_stdscr()
         let previous = onScreen.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
         if previous == nil { werase(window) }
+        if !write(frame, over: previous) {
+            // The colour-pair table is full (see `colorPair`): every pair is forgotten, and curses' copy of the
+            // screen holds pair numbers that will now mean other colours, so the whole screen is drawn anew.
+            reset_color_pairs()
+            pairCache.removeAll(keepingCapacity: true)
+            clearok(window, true)
+            werase(window)
+            overflowing = true
+            _ = write(frame, over: nil)
+            overflowing = false
+        }
+        wnoutrefresh(window)
+        doupdate()
+        onScreen = frame
+    }
+
+    /// Writes the cells of `frame` that differ from `previous` (all of them when nil) to curses' window; false,
+    /// having stopped, when the colour-pair table ran out.
+    private func write(_ frame: CellBuffer, over previous: CellBuffer?) -> Bool {
         let maxX = min(frame.width, size.columns), maxY = min(frame.height, size.rows)
         for y in 0..<maxY {
             for x in 0..<maxX {
@@ -224,12 +255,11 @@ public final class Terminal {
                    x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
                 // The bottom-right cell scrolls some terminals when written; curses handles it with insert mode,
                 // but a wide character there cannot fit.
-                write(cell, x: x, y: y, room: maxX - x)
+                guard let pair = colorPair(cell.style) else { return false }
+                write(cell, pair: pair, x: x, y: y, room: maxX - x)
             }
         }
-        wnoutrefresh(window)
-        doupdate()
-        onScreen = frame
+        return true
     }
 
     /// Forgets what is on screen, so the next draw repaints every cell (after a resize or a stray write).
@@ -238,7 +268,7 @@ public final class Terminal {
         clearok(cnc_stdscr(), true)
     }
 
-    private func write(_ cell: Cell, x: Int, y: Int, room: Int) {
+    private func write(_ cell: Cell, pair: Int32, x: Int, y: Int, room: Int) {
         var scalars = Array(cell.glyph.unicodeScalars.prefix(Int(CCHARW_MAX) - 1)).map { wchar_t(bitPattern: $0.value) }
         if cell.glyph.displayWidth > room || scalars.isEmpty { scalars = [wchar_t(32)] }
         scalars.append(0)
@@ -249,7 +279,6 @@ public final class Terminal {
         if a.contains(.reverse) { attrs |= cnc_a_reverse() }
         if a.contains(.underline) { attrs |= cnc_a_underline() }
         if a.contains(.italic) { attrs |= cnc_a_italic() }
-        let pair = colorPair(cell.style)
         var cc = cchar_t()
         _ = scalars.withUnsafeBufferPointer { cnc_setcchar(&cc, $0.baseAddress, attrs, pair) }
         mvwadd_wch(cnc_stdscr(), Int32(y), Int32(x), &cc)
@@ -257,32 +286,62 @@ public final class Terminal {
 
     // MARK: Colours
 
+    /// The pair number of each fg/bg combination drawn since the pair table was last reset.
     private var pairCache: [CellStyle.ColorKey: Int32] = [:]
+    /// Set while a frame is drawn anew after a reset of the pair table: should that one frame have more colour
+    /// combinations than the table holds (a terminal of more than 65,535 cells; 63 pairs in an 8-colour one), its
+    /// last cells take the terminal's default colours rather than a recycled pair's.
+    private var overflowing = false
 
-    private func colorPair(_ style: CellStyle) -> Int32 {
+    /// The colour pair of a style; nil when the pair table is full.
+    ///
+    /// Pairs come from `alloc_pair`, which, once the table is full (COLOR_PAIRS - 1 pairs: 65,535 in the 256-colour
+    /// and direct entries, 63 in xterm's 8-colour one), recycles the least recently used pair. A recycled pair would
+    /// repaint the cells curses still has with that number, and curses would skip a cell whose new colours got the
+    /// old number, as it compares numbers, not colours. So a full table is never recycled: `draw` resets it
+    /// (reset_color_pairs) and draws the whole screen anew. A frame needs at most one pair per cell: a 200x60 screen
+    /// full of 24-bit thumbnails needs at most 12,000 (the demo's photos at 200x60 used about 9,000, see the
+    /// measurement in the commit), so it always fits; the reset comes after many screens of new pictures.
+    private func colorPair(_ style: CellStyle) -> Int32? {
         guard colorCount > 0 else { return 0 }
         let key = style.colorKey
         if key.foreground == .default && key.background == .default { return 0 }
         if let pair = pairCache[key] { return pair }
-        let pair = alloc_pair(colorIndex(key.foreground), colorIndex(key.background))
-        // alloc_pair reuses the least recently used pair when full; our cache must then forget the old mapping.
-        if pair > 0 {
-            if pairCache.count >= Int(cnc_color_pairs()) - 1 { pairCache.removeAll(keepingCapacity: true) }
-            pairCache[key] = pair
-        }
-        return max(0, pair)
+        guard pairCache.count < Int(cnc_color_pairs()) - 1 else { return overflowing ? 0 : nil }
+        let pair = alloc_pair(colorNumber(key.foreground), colorNumber(key.background))
+        guard pair > 0 else { return 0 }
+        pairCache[key] = pair
+        return pair
     }
 
-    private func colorIndex(_ color: CellColor) -> Int32 {
+    /// The pairs drawn with since the table was last reset, for measurements.
+    public var colorPairsInUse: Int { pairCache.count }
+
+    /// A cell colour as a curses colour number: reduced to the drawing depth, then as the entry takes it (an RGB
+    /// value in a direct-colour entry, except the palette indexes it sends as such).
+    private func colorNumber(_ color: CellColor) -> Int32 {
+        let index: UInt8
         switch color {
         case .default:
             return -1
         case .palette(let n):
-            return Int32(n) < Int32(colorCount) ? Int32(n) : Int32(XtermPalette.reduce(paletteIndex: n, to: colorCount))
+            index = Int(n) < colorCount ? n : XtermPalette.reduce(paletteIndex: n, to: colorCount)
         case .rgb(let r, let g, let b):
-            if directColor { return Int32(r) << 16 | Int32(g) << 8 | Int32(b) }
-            return Int32(XtermPalette.nearest(r: r, g: g, b: b, colors: colorCount))
+            if colorCount >= ColorSetup.direct {
+                return XtermPalette.directColorNumber(r: r, g: g, b: b, indexedBelow: colors.indexedBelow)
+            }
+            index = XtermPalette.nearest(r: r, g: g, b: b, colors: colorCount)
         }
+        guard colors.entryIsDirect, Int(index) >= colors.indexedBelow else { return Int32(index) }
+        let c = XtermPalette.rgb(index)
+        return XtermPalette.directColorNumber(r: c.r, g: c.g, b: c.b, indexedBelow: colors.indexedBelow)
+    }
+
+    /// What terminfo says of an entry's colours; nil when it has no such entry. Call it before curses starts.
+    public static func probe(_ name: String) -> ColorSetup.EntryColors? {
+        var colors: Int32 = 0, indexed: Int32 = 0
+        guard cnc_probe_entry(name, &colors, &indexed) == 0 else { return nil }
+        return ColorSetup.EntryColors(colors: Int(colors), indexedBelow: Int(indexed))
     }
 
     // MARK: Input

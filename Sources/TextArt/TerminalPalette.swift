@@ -13,9 +13,17 @@ struct TerminalPalette: Sendable {
     /// The same, one array per axis in chunks of eight entries (the last padded with entries that never win), for
     /// a search eight entries at a time: the scalar search was most of a 256-colour rendering's time.
     private let labL: [SIMD8<Float>], labA: [SIMD8<Float>], labB: [SIMD8<Float>]
+    /// The entries a colour of almost no chroma is limited to, when the palette has too few greys for nearness
+    /// alone: among the 16 ANSI colours, greys between bright black and white were nearest to cyan or yellow.
+    private let greys: [Int]?
 
-    init(indices: [UInt8]) {
+    /// Chroma (OKLab) below which a colour counts as grey for `greys`: a warm or cool grey stays well under it,
+    /// a pale but visible tint is over.
+    static let greyChroma: Float = 0.04
+
+    init(indices: [UInt8], greys: [UInt8]? = nil) {
         self.indices = indices
+        self.greys = greys.map { g in indices.indices.filter { g.contains(indices[$0]) } }
         linear = indices.map { i in
             let c = TerminalPalette.rgb(i)
             let lut = ColorSpace.linearOfByte
@@ -35,7 +43,7 @@ struct TerminalPalette: Sendable {
     }
 
     /// The 16 ANSI colours with xterm's values (what most terminals and the quality tool assume).
-    static let ansi16 = TerminalPalette(indices: Array(0...15))
+    static let ansi16 = TerminalPalette(indices: Array(0...15), greys: [0, 8, 7, 15])
     /// The fixed part of the xterm palette: the 6x6x6 cube and 24 greys.
     static let xterm240 = TerminalPalette(indices: Array(16...255))
 
@@ -57,6 +65,9 @@ struct TerminalPalette: Sendable {
     /// Squared distances are formed as `(dL² + da²) + db²`, the order `(d * d).sum()` adds in, so the choice is the
     /// same as a plain loop over `lab` makes.
     func nearest(lab target: SIMD3<Float>) -> Int {
+        if let greys, target.y * target.y + target.z * target.z < Self.greyChroma * Self.greyChroma {
+            return greys.min { abs(lab[$0].x - target.x) < abs(lab[$1].x - target.x) }!
+        }
         let chunks = labL.count
         return withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: chunks) { distances in
             var least = SIMD8<Float>(repeating: .infinity)

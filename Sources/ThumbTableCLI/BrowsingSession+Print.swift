@@ -18,8 +18,7 @@ extension BrowsingSession {
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
                                      diskCache: disk.cache)
         // No prefetch: nothing scrolls, so the next screen's thumbnails would only compete with this one's.
-        var configuration = TableController.Configuration(thumbnail: try options.thumbnailSize(),
-                                                          lowData: options.lowData, prefetch: false)
+        var configuration = try tableConfiguration(prefetch: false)
         configuration.theme = depth == .palette256 || depth == .truecolor ? .color : .basic
         let loader = PipelineThumbnailLoader(pipeline: pipeline,
                                              options: printTextArtOptions(depth: depth, unicode: Printer.setUpLocale()))

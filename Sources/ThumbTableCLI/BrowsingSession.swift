@@ -1,5 +1,6 @@
 import App
 import ArgumentParser
+import Cells
 import Foundation
 import Items
 import Pipeline
@@ -15,13 +16,11 @@ struct BrowsingSession {
     @MainActor
     func run(source: any ItemSource) async throws {
         if options.printing.print { return try await printScreen(source: source) }
-        let size = try options.thumbnailSize()
         let disk = diskCache()
         let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
                                      diskCache: disk.cache)
-        let configuration = TableController.Configuration(thumbnail: size, lowData: options.lowData,
-                                                          prefetch: !options.noPrefetch)
-        let app = try App(source: source, configuration: configuration) { colors, unicode in
+        let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
+        let app = try App(source: source, configuration: configuration, colors: colorRequest) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
@@ -60,6 +59,13 @@ struct BrowsingSession {
         }
     }
 
+    /// The table the options ask for: thumbnail size, layout, low-data mode; prefetching as the caller says (the
+    /// print mode has nothing to prefetch for).
+    func tableConfiguration(prefetch: Bool) throws -> TableController.Configuration {
+        TableController.Configuration(thumbnail: try options.thumbnailSize(), lowData: options.lowData,
+                                      prefetch: prefetch, layout: options.layout)
+    }
+
     func pipelineConfiguration() -> ImagePipeline.Configuration {
         ImagePipeline.Configuration(
             maxDownloads: options.maxDownloads, maxDownloadsPerHost: options.maxDownloadsPerHost,
@@ -68,13 +74,30 @@ struct BrowsingSession {
                                stallTimeout: .milliseconds(Int(options.stallTimeout * 1000))))
     }
 
-    /// How thumbnails are drawn on a terminal that shows `terminalColors` colours, and Unicode or not: --mode and
-    /// --color where given.
+    /// The colours the table is asked for: --color where given, else none under NO_COLOR, else what the terminal
+    /// shows. An explicit --color beats NO_COLOR.
+    var colorRequest: ColorRequest {
+        switch options.color {
+        case .some(.none): .none
+        case .some(.ansi16): .palette(16)
+        case .some(.palette256): .palette(256)
+        case .some(.truecolor): .direct
+        case nil: Self.noColor ? .none : .terminal
+        }
+    }
+
+    /// Whether NO_COLOR asks for no colour: set and not empty (no-color.org).
+    static var noColor: Bool { getenv("NO_COLOR").map { $0.pointee != 0 } ?? false }
+
+    /// How thumbnails are drawn in a table of `terminalColors` colours (what --color asked, within what the terminal
+    /// shows), on a terminal that shows Unicode or not: --mode where given.
     func textArtOptions(terminalColors: Int, unicode: Bool) -> TextArtOptions {
         var textArt = TextArtOptions.default
-        textArt.color = options.color ?? ColorDepth.forTerminal(colors: terminalColors)
-        // Without a UTF-8 locale only ASCII glyphs can be drawn: shape-matched ASCII.
-        textArt.mode = options.mode ?? (unicode ? TextArtOptions.default.mode : .shapes)
+        textArt.color = ColorDepth.forTerminal(colors: terminalColors)
+        // Without a UTF-8 locale only ASCII glyphs can be drawn: shape-matched ASCII. NO_COLOR (without --color)
+        // asks for shapes too: without colour they show the most of a picture.
+        let shapes = !unicode || options.color == nil && Self.noColor
+        textArt.mode = options.mode ?? (shapes ? .shapes : TextArtOptions.default.mode)
         return textArt
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cells
+import Table
 import TextArt
 
 /// Options every browsing command shares: how thumbnails look, and how images are fetched and cached; parsed and
@@ -7,11 +8,15 @@ import TextArt
 struct DisplayOptions: ParsableArguments {
     // Number options take the next argument whatever it looks like, so a negative number is told it is out of range
     // instead of "Missing value" (ArgumentParser reads a leading dash as an option).
-    @Option(parsing: .unconditional, help: "Thumbnail size in cells, COLSxROWS, at most \(Ceiling.thumbnail).")
-    var thumbSize = "12x5"
+    @Option(parsing: .unconditional,
+            help: "Thumbnail size in cells, COLSxROWS (at most \(Ceiling.thumbnail)), or auto: sized to the screen.")
+    var thumbSize = "auto"
 
     @Option(help: "Text-art mode: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: RenderMode?
+
+    @Option(help: "Show the list or the grid at the start: list, grid (the v key switches).")
+    var layout: LayoutMode = .list
 
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")
     var color: ColorDepth?
@@ -74,12 +79,17 @@ struct DisplayOptions: ParsableArguments {
         try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
     }
 
-    /// --thumb-size, parsed by the same rule as `render --size`.
-    func thumbnailSize() throws(ValidationError) -> CellSize {
+    /// --thumb-size, parsed by the same rule as `render --size`; nil for `auto` (sized to the screen).
+    func thumbnailSize() throws(ValidationError) -> CellSize? {
+        if thumbSize.lowercased() == "auto" { return nil }
+        guard thumbSize.lowercased().contains("x") else {
+            throw ValidationError("--thumb-size must be auto or look like 40x20 (columns x rows), got '\(thumbSize)'")
+        }
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
         return CellSize(columns: box.columns, rows: box.rows)
     }
 }
 
 extension RenderMode: ExpressibleByArgument {}
+extension LayoutMode: ExpressibleByArgument {}
 extension ColorDepth: ExpressibleByArgument {}

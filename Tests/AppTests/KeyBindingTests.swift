@@ -276,3 +276,64 @@ import Testing
         #expect(table.nextFrame().lines.count == 10)
     }
 }
+
+/// The grid's keys: v switches, arrows and h/j/k/l move in two dimensions, + and - change the cells across, the
+/// mouse clicks the cell under it.
+@MainActor
+@Suite struct GridKeyBindingTests {
+    let keys = KeyBindingTests()
+
+    func mouse(_ action: MouseEvent.Action, row: Int, column: Int, on table: TableController) {
+        _ = KeyBindings.handle(.mouse(MouseEvent(action, column: column, row: row)), table: table,
+                               terminalSize: KeyBindingTests.screen)
+    }
+
+    @Test func vSwitchesAndArrowsAndHJKLMoveInTwoDimensions() async throws {
+        let (table, _) = await keys.makeTable()
+        keys.press(.character("v"), on: table)
+        let columns = try #require(table.grid).columnCount
+        keys.press(.right, .character("l"), on: table)
+        #expect(table.viewport.selection == 2)
+        keys.press(.down, on: table)
+        #expect(table.viewport.selection == 2 + columns)
+        keys.press(.character("h"), .left, on: table)
+        #expect(table.viewport.selection == columns)
+        keys.press(.character("k"), on: table)
+        #expect(table.viewport.selection == 0)
+        keys.press(.character("j"), on: table)
+        #expect(table.viewport.selection == columns)
+        keys.press(.enter, on: table)
+        #expect(table.detail?.itemIndex == columns, "Enter opens the selected picture's item")
+        keys.press(.escape, .character("v"), on: table)
+        #expect(table.layoutMode == .list && table.viewport.selection == columns)
+        keys.press(.character("l"), on: table)
+        #expect(table.detail != nil, "in the list, l still opens the item")
+    }
+
+    @Test func plusAndMinusChangeTheCellsAcrossWithinWhatTheWidthHolds() async throws {
+        let (table, _) = await keys.makeTable()
+        keys.press(.character("v"), on: table)
+        let start = try #require(table.grid).columnCount
+        keys.press(.character("-"), on: table)
+        #expect(table.grid?.columnCount == start + 1, "- gives smaller pictures, more across")
+        keys.press(.character("+"), .character("="), on: table)
+        #expect(table.grid?.columnCount == start - 1)
+        for _ in 0..<20 { keys.press(.character("+"), on: table) }
+        #expect(table.grid?.columnCount == 1)
+        #expect(table.nextFrame().line(23).contains("biggest"), "the status line says it cannot go further")
+        for _ in 0..<40 { keys.press(.character("-"), on: table) }
+        #expect(table.grid?.columnCount == GridLayout.maxColumns(width: 80))
+        #expect(table.nextFrame().line(23).contains("most"))
+    }
+
+    @Test func aClickSelectsTheCellUnderItAndTheWheelScrollsByLines() async throws {
+        let (table, _) = await keys.makeTable(FakeItemSource(count: 200, pageSize: 200))
+        keys.press(.character("v"), on: table)
+        let grid = try #require(table.grid)
+        mouse(.click, row: table.listTop + 2, column: grid.cellWidth * 2 + 2, on: table)
+        #expect(table.viewport.selection == 2)
+        mouse(.wheelDown, row: 5, column: 5, on: table)
+        #expect(table.viewport.top == 3 * grid.columnCount, "the wheel scrolls three lines of cells")
+        #expect(table.visibleRows.contains(table.viewport.selection))
+    }
+}

@@ -5,8 +5,10 @@ import Testing
 /// against the in-process demo server: 37 species in pages of 10, then 6 demo cases (rows 38-43).
 @Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
 struct DemoEndToEndTests {
-    /// The demo with no simulated image latency, so a screen settles quickly.
-    static let fastDemo = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50"]
+    /// The demo with no simulated image latency, so a screen settles quickly, at the thumbnail size these tests were
+    /// written for: the screens they check (two pages loaded at start, the rows a page moves) depend on it; the size
+    /// the screen gives has tests of its own (ZoomEndToEndTests).
+    static let fastDemo = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50", "--thumb-size", "12x5"]
 
     func headerRow(_ lines: [String]) -> Int? {
         guard let header = lines.first, let range = header.range(of: #"row (\d+) of"#, options: .regularExpression)

@@ -22,7 +22,15 @@ import TextArt
         }
     }
 
-    func runSequence(seed: UInt64) async throws {
+    @Test(arguments: 0..<2)
+    func inTheGridEveryVisibleCellEndsWithItsOwnImage(batch: Int) async throws {
+        // 2 batches of 150 sequences in the grid view, moving across as well as up and down.
+        for seed in (10_000 + batch * 150)..<(10_000 + (batch + 1) * 150) {
+            try await runSequence(seed: UInt64(seed), layout: .grid)
+        }
+    }
+
+    func runSequence(seed: UInt64, layout: LayoutMode = .list) async throws {
         var random = SplitMix64(seed: seed)  // a failing sequence replays from its seed
         let loader = FakeDataLoader()
         let pipeline = ImagePipeline(
@@ -33,7 +41,8 @@ import TextArt
         let options = TextArtOptions(mode: .ascii, color: .none)
         let source = FakeItemSource(count: 200, pageSize: 50)
         let table = TableController(source: source, loader: PipelineThumbnailLoader(pipeline: pipeline, options: options),
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), slotMargin: 2))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), slotMargin: 2,
+                                                         layout: layout))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 60, rows: 24)
         table.start()
@@ -45,7 +54,8 @@ import TextArt
             case 0...3: table.move(by: Int.random(in: -6...6, using: &random))
             case 4: table.page(by: Bool.random(using: &random) ? 1 : -1)
             case 5: Bool.random(using: &random) ? table.goEnd() : table.goHome()
-            case 6: table.retrySelected()
+            case 6: Bool.random(using: &random) ? table.retrySelected()
+                : table.moveAcross(by: Int.random(in: -3...3, using: &random))
             default:
                 // Some downloads finish, in random order: this is the latency.
                 for _ in 0..<Int.random(in: 1...4, using: &random) {

@@ -104,6 +104,26 @@ import Testing
         try expectGolden("status-end", table.nextFrame())
     }
 
+    // MARK: The grid
+
+    @Test func theGridWithLoadedPicturesAndTheSecondSelected() async throws {
+        let (table, waiter) = await makeTable(FakeItemSource(count: 7))
+        table.toggleLayout()
+        await settle(table, waiter)
+        table.moveAcross(by: 1)
+        try expectGolden("grid-loaded", table.nextFrame())
+    }
+
+    @Test func theGridAtTheEndWithAFailedPictureAndTheOverlay() async throws {
+        let (table, waiter) = await makeTable(FakeItemSource(count: 5), loader: FakeThumbnailLoader(failing: ["3.png"]))
+        table.toggleLayout()
+        await settle(table, waiter)
+        table.goEnd()
+        table.showCounters { [("requests_started", 5)] }
+        table.toggleReuseOverlay()
+        try expectGolden("grid-end-failed-overlay", table.nextFrame())
+    }
+
     // MARK: Panes and overlays
 
     @Test func theDetailPane() async throws {

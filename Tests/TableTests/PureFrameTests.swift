@@ -110,7 +110,7 @@ struct ObservedTable: Equatable {
     }
 }
 
-/// Composing writes nothing but cells in every view (the list, the help, the detail pane, the failed page's pane),
+/// Composing writes nothing but cells in every view (the list, the grid, the help, the detail pane, the failed page's pane),
 /// whether `update()` ran before it or not, and a frame composed without `update()` is the frame `update()` leads to.
 extension PureFrameTests {
     static let sizes = [(80, 24), (60, 15), (34, 9), (120, 40), (20, 5), (100, 12)]
@@ -149,6 +149,12 @@ extension PureFrameTests {
         let table = await tableWithAFailedPage()
         #expect(table.pageFailure == nil && table.items.count == 5)
         expectFramesWriteNothing(table, "the list")
+        table.toggleLayout()
+        expectFramesWriteNothing(table, "the grid")
+        table.toggleReuseOverlay()
+        expectFramesWriteNothing(table, "the reuse overlay over the grid")
+        table.toggleReuseOverlay()
+        table.toggleLayout()
         table.toggleHelp()
         expectFramesWriteNothing(table, "the help")
         table.scrollHelp(by: 5)

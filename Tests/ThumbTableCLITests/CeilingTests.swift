@@ -59,6 +59,14 @@ import Testing
     @Test func thumbSizeIsReadByTheSameParserAsRenderSize() throws {
         let photos = try #require(try ThumbTableCommand.parseAsRoot(["photos", "--thumb-size", "20X8"]) as? PhotosCommand)
         let size = try photos.display.thumbnailSize()
-        #expect(size.columns == 20 && size.rows == 8)
+        #expect(size?.columns == 20 && size?.rows == 8)
+    }
+
+    @Test func thumbSizeIsSizedToTheScreenUnlessGiven() throws {
+        let plain = try #require(try ThumbTableCommand.parseAsRoot(["photos"]) as? PhotosCommand)
+        #expect(try plain.display.thumbnailSize() == nil)
+        let auto = try #require(try ThumbTableCommand.parseAsRoot(["photos", "--thumb-size", "AUTO"]) as? PhotosCommand)
+        #expect(try auto.display.thumbnailSize() == nil)
+        #expect(message(["photos", "--thumb-size", "big"])?.contains("must be auto or look like 40x20") == true)
     }
 }

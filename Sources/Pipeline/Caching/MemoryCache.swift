@@ -96,6 +96,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// The entries whose key matches, without marking them as used.
+    public func entries(where matches: (Key) -> Bool) -> [(key: Key, value: Value)] {
+        state.withLock { s in
+            s.index.compactMap { key, i in matches(key) ? (key, s.nodes[i]!.value) : nil }
+        }
+    }
+
     /// Removes every entry whose key matches.
     public func removeAll(where shouldRemove: (Key) -> Bool) {
         state.withLock { s in

@@ -52,10 +52,9 @@ extension ImagePipeline {
         // as much as one being decoded.
         var reserved = 0
         defer { processing.decodeBudget.release(reserved) }
-        if let cached = bitmaps.value(for: key) {
+        if let cached = bitmapInMemory(for: request, key: key) {
             counters.add(\.memoryHits)
-            image = cached
-            fit = processing.fit(PixelSize(width: cached.originalWidth, height: cached.originalHeight), request)
+            (image, fit) = cached
         } else {
             (image, fit, reserved) = try await decodedImage(request)
             bitmaps.set(image, for: key, cost: image.bitmap.pixels.count + 64)
@@ -65,6 +64,30 @@ extension ImagePipeline {
         counters.add(\.renders)
         rendered.set(cells, for: request, cost: cells.cells.count * MemoryLayout<Cell>.stride + 64)
         return cells
+    }
+
+    /// A decoded bitmap in memory that draws this request without enlarging it: the request's own (same URL and
+    /// decode target), else the smallest of that URL's bitmaps that covers the pixels the request's fit needs, or
+    /// holds the whole image. So another size of a thumbnail (a zoom, a resize) is drawn from memory, not decoded
+    /// again from its bytes (which may have left memory, or never been there: a local file is read anew).
+    private func bitmapInMemory(for request: ThumbnailRequest, key: BitmapKey) -> (DecodedImage, PictureFit)? {
+        func fit(_ image: DecodedImage) -> PictureFit {
+            processing.fit(PixelSize(width: image.originalWidth, height: image.originalHeight), request)
+        }
+        if let cached = bitmaps.value(for: key) { return (cached, fit(cached)) }
+        var best: (key: BitmapKey, image: DecodedImage, fit: PictureFit)?
+        for (other, image) in bitmaps.entries(where: { $0.url == request.url }) {
+            let bitmap = image.bitmap, fit = fit(image)
+            let whole = bitmap.width >= image.originalWidth && bitmap.height >= image.originalHeight
+            guard whole || PixelSize(width: bitmap.width, height: bitmap.height).covers(fit.decodeSize) else {
+                continue
+            }
+            if let best, best.image.bitmap.pixels.count <= bitmap.pixels.count { continue }
+            best = (other, image, fit)
+        }
+        guard let best else { return nil }
+        _ = bitmaps.value(for: best.key)  // marks it as just used
+        return (best.image, best.fit)
     }
 
     /// Downloads (or reads from a cache) and decodes. A disk cache entry that does not decode is discarded and the

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// `bind` gives a row the slot already bound to it if there is one, otherwise the least recently used slot that is
 /// not on screen, made ready with `prepareForReuse` and bound anew. The pool grows only when the screen shows more
-/// rows than it has slots, never with the number of rows scrolled through.
+/// rows than it has slots, never with the number of rows scrolled through; it shrinks when the thumbnails change
+/// size (`releaseAll(keeping:)`), since every slot is bound anew then anyway.
 @MainActor
 public final class SlotPool {
     public private(set) var slots: [RowSlot] = []
@@ -33,7 +34,7 @@ public final class SlotPool {
     func bind(visible: [(index: Int, imageURL: URL?)]) -> [RowSlot] {
         clock += 1
         let wanted = Set(visible.map(\.index))
-        // The pool holds the rows on screen plus a margin; it never shrinks, so slots are not churned on resize.
+        // The pool holds the rows on screen plus a margin; a resize does not shrink it, so slots are not churned.
         while slots.count < visible.count + margin {
             slots.append(RowSlot(id: slots.count, counters: counters, changed: changed))
         }
@@ -61,6 +62,15 @@ public final class SlotPool {
     func unbindAll() {
         for slot in slots where slot.boundItem != nil { slot.prepareForReuse() }
         slotForItem.removeAll()
+    }
+
+    /// Frees every slot, cancelling their loads, and keeps only the first `count` (the thumbnails changed size, so
+    /// the rows on screen changed and every picture must be drawn anew; the next `bind` grows the pool if it needs).
+    func releaseAll(keeping count: Int) {
+        unbindAll()
+        guard slots.count > count else { return }
+        for slot in slots[count...] { lastUse[slot.id] = nil }
+        slots.removeSubrange(count...)
     }
 
     /// Frees the slot bound to an item (the item changed), cancelling its load; the next update binds it anew.

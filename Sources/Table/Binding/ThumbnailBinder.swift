@@ -13,6 +13,10 @@ final class ThumbnailBinder {
     private let prefetches: Bool
     /// The rows (and loaded count) the last prefetch was computed for.
     private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
+    /// The thumbnail size the slots were bound at: pictures of another size are drawn anew.
+    private var boundSize: CellSize?
+    /// Set when the size changed: the prefetch waits until the rows on screen are drawn at the new size.
+    private var prefetchWaitsForScreen = false
     private let changed: ChangeSignal
     /// The detail pane's image load, and its generation: a result from an earlier load is dropped.
     private var paneImageTask: Task<Void, Never>?
@@ -29,8 +33,20 @@ final class ThumbnailBinder {
     private var counters: SlotCounters { pool.counters }
 
     /// Binds slots to the rows on screen (starting the loads of rows bound anew, cancelling those of the slots they
-    /// took) and warms the rows around them.
+    /// took) and warms the rows around them. When the thumbnails changed size (a zoom, a resize), every slot is
+    /// freed first and the old-size prefetch stopped, their loads cancelled, and the pool keeps only as many slots as
+    /// the screen now needs; the new size's prefetch waits until the rows on screen are drawn, so its renders do not
+    /// compete with theirs.
     func update(visible: Range<Int>, list: ListState, size: CellSize) {
+        if size != boundSize {
+            if let old = boundSize {
+                pool.releaseAll(keeping: visible.count + pool.margin)
+                if prefetches { loader.prefetch([], size: old) }
+                prefetchedAround = nil
+                prefetchWaitsForScreen = true
+            }
+            boundSize = size
+        }
         let rows = visible.compactMap { row in list.itemIndex(forRow: row).map { ($0, list.items[$0].rowImageURL) } }
         for slot in pool.bind(visible: rows) {
             guard let url = slot.imageURL else { continue }
@@ -39,6 +55,8 @@ final class ThumbnailBinder {
             case let load: slot.start(load)
             }
         }
+        if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
+        prefetchWaitsForScreen = false
         if prefetches { prefetch(around: visible, list: list, size: size) }
     }
 

@@ -1,28 +1,102 @@
 import Cells
 
+/// How the list is shown: rows of thumbnail and text, or a grid of pictures with captions.
+public enum LayoutMode: String, Sendable, CaseIterable {
+    case list, grid
+}
+
 /// Where the list's rows go on the screen: the list area, each row's height (cached for the width when measured),
-/// the rows that show and the line each starts on. It is the one place that answers "which rows are where", so a
-/// grid view plugs in here.
+/// the rows that show and the line each starts on; in the grid view, the cells (`GridLayout`). It is the one place
+/// that answers "which rows are where", for the list and the grid alike.
 public struct ListLayout: Sendable, Equatable {
     /// The screen's size.
     public private(set) var columns = 80, rows = 24
     /// The geometry of one row at this width.
     public private(set) var row: RowLayout
-    private let thumbnail: CellSize
+    /// The list or the grid.
+    public private(set) var mode: LayoutMode
+    /// The grid's geometry at this size, in the grid view.
+    public private(set) var grid: GridLayout?
+    /// The grid's cells across as the user chose them (`+`/`-`), or nil for as many as the width suits.
+    private var gridColumns: Int?
+    /// How big the thumbnails are: the rule, the zoom, the bounds.
+    public private(set) var sizing: ThumbnailSizing
+    /// The thumbnail size the sizing asks for on this screen, before it is shrunk to fit.
+    public private(set) var wantedThumbnail: CellSize
     private var heightCache: [Int: Int] = [:]
 
-    init(thumbnail: CellSize) {
-        self.thumbnail = thumbnail
-        self.row = RowLayout(width: columns, thumbnail: thumbnail)
+    init(sizing: ThumbnailSizing, mode: LayoutMode = .list) {
+        self.sizing = sizing
+        self.mode = mode
+        let size = sizing.size(columns: columns, listHeight: rows - 3)
+        self.wantedThumbnail = size.wanted
+        self.row = RowLayout(width: columns, thumbnail: size.shown)
+        layOutGrid()
     }
 
-    /// Takes a new screen size; heights are forgotten when the width changes.
+    /// The thumbnail size on this screen (shown only when the screen is wide enough, see `row`).
+    public var thumbnail: CellSize {
+        sizing.size(columns: columns, listHeight: listHeight).shown
+    }
+
+    /// What the status line says when the thumbnail size asked for does not fit this screen, or nil.
+    public var thumbnailNote: String? {
+        ThumbnailSizing.clampNote(wanted: wantedThumbnail, shown: thumbnail, columns: columns, rows: rows)
+    }
+
+    /// Takes a new screen size; the thumbnails follow it, and heights are forgotten when the rows change.
     mutating func resize(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
-        if row.width != self.columns {
-            row = RowLayout(width: self.columns, thumbnail: thumbnail)
+        relayRows()
+    }
+
+    /// Zooms the thumbnails by `steps`; returns the status line's note when a bound stopped it.
+    mutating func zoom(by steps: Int) -> String? {
+        let limit = sizing.zoom(by: steps, columns: columns, listHeight: listHeight)
+        relayRows()
+        return limit?.note(at: thumbnail)
+    }
+
+    /// Lays rows out anew for the screen and the thumbnail size, forgetting the heights if the rows changed.
+    private mutating func relayRows() {
+        let size = sizing.size(columns: columns, listHeight: listHeight)
+        wantedThumbnail = size.wanted
+        let relaid = RowLayout(width: columns, thumbnail: size.shown)
+        if relaid != row {
+            row = relaid
             heightCache.removeAll()
+        }
+        layOutGrid()
+    }
+
+    /// Shows the list as rows or as a grid.
+    mutating func setMode(_ mode: LayoutMode) {
+        self.mode = mode
+        layOutGrid()
+    }
+
+    /// Sets the grid's cells across (clamped to what the width holds), or nil for as many as the width suits.
+    mutating func setGridColumns(_ count: Int?) {
+        gridColumns = count.map { min(max(1, $0), GridLayout.maxColumns(width: columns)) }
+        layOutGrid()
+    }
+
+    private mutating func layOutGrid() {
+        grid = mode == .grid ? GridLayout(width: columns, height: listHeight, columns: gridColumns) : nil
+    }
+
+    /// The thumbnail's box: the grid's picture, or the row's thumbnail (nil when the screen is too narrow for one).
+    public var thumbnailBox: CellSize? { grid?.picture ?? row.thumbnail }
+
+    /// Runs a viewport operation (moving, paging, scrolling, revealing) in the layout's own steps: rows in the list,
+    /// lines of cells in the grid, where the selected column is kept. The list's rows are measured as it goes.
+    mutating func apply(_ operation: (inout ListViewport, _ count: Int, _ height: Int, _ rowHeight: (Int) -> Int) -> Void,
+                        to viewport: inout ListViewport, in list: ListState) {
+        if let grid {
+            grid.apply(operation, to: &viewport, height: listHeight, in: list)
+        } else {
+            operation(&viewport, list.displayCount, listHeight) { measure($0, in: list) }
         }
     }
 
@@ -55,12 +129,14 @@ public struct ListLayout: Sendable, Equatable {
 
     /// The display rows on screen for this viewport.
     func visibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
-        viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
+        if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
+        return viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
     }
 
     /// Measures the rows on screen, so that the frame that follows finds their heights cached; returns them.
     mutating func measureVisibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
-        viewport.visibleRows(count: list.displayCount, height: listHeight) { measure($0, in: list) }
+        if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
+        return viewport.visibleRows(count: list.displayCount, height: listHeight) { measure($0, in: list) }
     }
 
     /// The rows on screen, each with the line of the list area it starts on.
@@ -72,8 +148,10 @@ public struct ListLayout: Sendable, Equatable {
         }
     }
 
-    /// The display row under a line of the list area (a click), or nil below the last row or the list.
-    func row(atLine line: Int, _ viewport: ListViewport, in list: ListState) -> Int? {
+    /// The display row under a point of the list area (a click), or nil below the last row or the list, or
+    /// beside the last cell of the grid.
+    func row(atLine line: Int, column: Int, _ viewport: ListViewport, in list: ListState) -> Int? {
+        if let grid { return grid.row(atLine: line, column: column, viewport, height: listHeight, in: list) }
         guard line < listHeight else { return nil }
         return viewport.row(atLine: line, count: list.displayCount) { rowHeight($0, in: list) }
     }

@@ -11,11 +11,13 @@ public struct RowLayout: Sendable, Equatable {
     /// The thumbnail block, or nil when the screen is too narrow to show one (compact rows).
     public let thumbnail: CellSize?
     public static let maxTitleLines = 3
+    /// The columns a row keeps for its text beside a thumbnail: a narrower screen shows no thumbnail.
+    public static let textRoom = 20
 
     public init(width: Int, thumbnail: CellSize) {
         self.width = width
         // A thumbnail needs room for itself and a useful amount of text beside it.
-        self.thumbnail = width >= thumbnail.columns + 20 ? thumbnail : nil
+        self.thumbnail = width >= thumbnail.columns + Self.textRoom ? thumbnail : nil
     }
 
     /// The first column of the text beside the thumbnail.

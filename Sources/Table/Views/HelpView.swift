@@ -4,16 +4,19 @@ import Cells
 struct HelpView {
     /// The key bindings, as the help lists them.
     static let lines: [(keys: String, action: String)] = [
-        ("↑ ↓  j k", "move one row"),
+        ("↑ ↓  j k", "move one row (in the grid, one line of pictures)"),
+        ("← →  h l", "in the grid: move one picture across"),
         ("PgDn Space  PgUp b", "move one screen"),
         ("Ctrl-D  Ctrl-U", "move half a screen"),
         ("Home g  End G", "first row, last row"),
-        ("Enter", "open the detail pane (on a failed page: why it failed)"),
+        ("Enter  → l", "open the detail pane (on a failed page: why it failed); → l only in the list"),
         ("Esc q Backspace", "close the detail pane"),
         ("/", "filter titles as you type (Esc clears)"),
+        ("+ -", "bigger or smaller thumbnails (in the grid: fewer or more across)"),
         ("r", "retry the selected row's image, or the failed page"),
         ("d (detail pane)", "delete the image from the caches; r fetches it again"),
         ("P", "prefetch every loaded row's thumbnail (Esc cancels)"),
+        ("v", "switch between the list and the grid"),
         ("s", "show or hide the slots and counters"),
         ("mouse", "wheel scrolls, click selects, double click opens"),
         ("?", "show or hide this help"),

@@ -11,6 +11,8 @@ struct StatusLine {
     var note: String?
     /// Whether the selection is on an item row (not the status row).
     var itemSelected: Bool
+    /// The list or the grid: the keys that move differ.
+    var mode: LayoutMode
     var theme: Theme
 
     func draw(into frame: inout CellBuffer, y: Int) {
@@ -30,7 +32,8 @@ struct StatusLine {
                 ? "A page failed to load: G goes to its row · ? help · q quit"
                 : "Enter shows why the page failed · r retries · ? help · q quit"
         } else {
-            text = "j/k move · Enter open · / filter · r retry image · ? help · q quit"
+            text = mode == .grid ? "arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit"
+                : "j/k move · Enter open · / filter · r retry image · ? help · q quit"
         }
         frame.put(TextWrap.truncate(" " + text, width: frame.width), x: 0, y: y, style: theme.status)
     }

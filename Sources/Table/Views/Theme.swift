@@ -47,4 +47,25 @@ public struct Theme: Sendable {
         error: CellStyle(foreground: .palette(1), attributes: .bold),
         label: CellStyle(attributes: .bold)
     )
+
+    /// Without colour (NO_COLOR, --color none, a monochrome terminal): attributes only, so no colour pair is used.
+    public static let plain = Theme(
+        header: CellStyle(attributes: [.reverse, .bold]),
+        footer: CellStyle(attributes: .reverse),
+        status: CellStyle(),
+        title: CellStyle(attributes: .bold),
+        subtitle: CellStyle(),
+        attribution: CellStyle(attributes: .dim),
+        selection: CellStyle(attributes: .reverse),
+        selectionMarker: CellStyle(attributes: .bold),
+        placeholder: CellStyle(attributes: .dim),
+        failure: CellStyle(attributes: [.bold, .underline]),
+        error: CellStyle(attributes: [.bold, .underline]),
+        label: CellStyle(attributes: .bold)
+    )
+
+    /// The theme for a terminal drawing `colors` colours (0, 8, 16, 256, or 1 << 24).
+    public static func forColors(_ colors: Int) -> Theme {
+        colors >= 256 ? .color : colors > 0 ? .basic : .plain
+    }
 }

@@ -1,0 +1,34 @@
+import Cells
+
+/// Draws a slot's thumbnail in its box, in the list and the grid alike: the picture centred, or a placeholder
+/// (a spinner while loading, the failure glyph, "no image").
+struct ThumbnailView {
+    var state: ThumbnailState
+    var theme: Theme
+    var tick: Int
+
+    func draw(box: CellSize, x: Int, y: Int, into buffer: inout CellBuffer) {
+        let unicode = TerminalText.unicodeAvailable
+        switch state {
+        case .loaded(let picture):
+            buffer.draw(picture, x: x + (box.columns - picture.width) / 2, y: y + (box.rows - picture.height) / 2)
+        case .loading:
+            buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
+            buffer.put(String(Spinner.frame(tick)), x: x + box.columns / 2, y: y + box.rows / 2,
+                       style: theme.placeholder)
+        case .failed:
+            buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
+            buffer.put(unicode ? "✗" : "x", x: x + box.columns / 2, y: y + box.rows / 2 - (box.rows > 2 ? 1 : 0),
+                       style: theme.failure)
+            if box.rows > 2 {
+                let label = box.columns >= 8 ? "failed" : "!"
+                buffer.put(label, x: x + (box.columns - label.count) / 2, y: y + box.rows / 2 + 1,
+                           style: theme.placeholder)
+            }
+        case .none:
+            buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
+            let label = box.columns >= 10 ? "no image" : "-"
+            buffer.put(label, x: x + (box.columns - label.count) / 2, y: y + box.rows / 2, style: theme.placeholder)
+        }
+    }
+}
