@@ -25,14 +25,24 @@ extension TableController {
         guard rows.upperBound >= itemCount else { return false }
         // The status row ("loading more…") shows.
         if rows.upperBound > itemCount { return true }
-        let used = rows.reduce(0) { $0 + rowHeight($1) }
-        return used < listHeight
+        return filledLines < listHeight
+    }
+
+    /// The lines of the list area the rows on screen fill: the rows' heights, or in the grid the heights of its lines
+    /// on screen (a row's height there is a cell's, not a line's).
+    private var filledLines: Int {
+        if let grid = listLayout.grid {
+            return grid.visibleLines(viewport, height: listHeight, in: list).reduce(0) {
+                $0 + grid.lineHeight($1, in: list)
+            }
+        }
+        return visibleRows.reduce(0) { $0 + rowHeight($1) }
     }
 
     /// The rows on screen with an image whose thumbnail has neither loaded nor failed (loading, or not yet bound).
     /// 0 when the rows show no thumbnails at this width.
     public var waitingThumbnails: Int {
-        guard layout.thumbnail != nil else { return 0 }
+        guard thumbnailBox != nil else { return 0 }
         return visibleRows.count { row in
             guard let index = itemIndex(forRow: row), items[index].rowImageURL != nil else { return false }
             switch pool.slot(forItem: index)?.thumbnail ?? .none {

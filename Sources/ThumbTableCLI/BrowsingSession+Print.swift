@@ -29,8 +29,7 @@ extension BrowsingSession {
         if let problem = disk.problem { Messages.error("note: no disk cache: \(problem)") }
         let result = await printer.run(timeout: options.printing.timeout)
         reportOnStderr(printer.table, settled: result.settled)
-        printer.table.cancelAll()
-        await pipeline.cancelAll()
+        // Written before the loads are stopped: the screen is what was asked for, whatever a stuck load does.
         let bytes = depth == .none ? result.screen.plainUTF8 : result.screen.ansiUTF8
         do {
             try FileHandle.standardOutput.write(contentsOf: Data(bytes))
@@ -38,6 +37,8 @@ extension BrowsingSession {
             Messages.error("cannot write the screen to stdout: \(error.localizedDescription)")
             throw ExitCode.failure
         }
+        printer.table.cancelAll()
+        await pipeline.cancelAll()
         if let statsFile = options.statsFile {
             try RunStats(table: printer.table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
         }
@@ -73,8 +74,8 @@ extension BrowsingSession {
         }
         if !settled {
             let waiting = table.waitingThumbnails
-            var what = ["\(waiting) thumbnail\(waiting == 1 ? "" : "s") on screen"]
-            if table.isWaitingForPage { what.insert("a page", at: 0) }
+            var what: [String] = table.isWaitingForPage ? ["a page"] : []
+            if waiting > 0 { what.append("\(waiting) thumbnail\(waiting == 1 ? "" : "s") on screen") }
             Messages.error("note: printed after \(String(format: "%g", options.printing.timeoutSeconds)) s "
                            + "(--print-timeout) with \(what.joined(separator: " and ")) still loading")
         }

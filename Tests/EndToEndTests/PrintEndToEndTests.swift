@@ -69,6 +69,25 @@ struct PrintEndToEndTests {
         }
     }
 
+    @Test func theGridPrintsCaptionedPictures() async throws {
+        // In the folder's order (by name).
+        let names = ["astronaut.png", "chelsea.png", "coffee.png", "coins.png", "rocket.jpg"]
+        try await withFolder(of: names) { folder in
+            let run = try await PipedRun.run(["browse", folder.path, "--print", "--layout", "grid",
+                                              "--print-size", "120x40", "--color", "truecolor", "--no-disk-cache"])
+            expectScreen(run, columns: 120, rows: 40)
+            let lines = Self.visibleLines(run.stdoutText)
+            // The first line of cells holds four captioned pictures side by side, the fifth starts the next line.
+            let captions = try #require(lines.firstIndex { $0.contains("astronaut.png") })
+            for name in names.prefix(4) { #expect(lines[captions].contains(name), "\(lines[captions])") }
+            #expect(lines[(captions + 1)...].contains { $0.contains("rocket.jpg") })
+            let ansi = run.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(ansi[1..<captions].allSatisfy { $0.components(separatedBy: "8;2;").count > 20 },
+                    "each line above the captions crosses pictures in 24-bit colour")
+            #expect(!lines.joined().contains("failed"))
+        }
+    }
+
     @Test func noColorPrintsPlainTextAndAColourGivenWinsOverIt() async throws {
         try await withFolder(of: ["chelsea.png", "coins.png"]) { folder in
             let plain = try await PipedRun.run(["browse", folder.path, "--print", "--print-size", "80x20",

@@ -83,6 +83,28 @@ import Testing
         #expect(table.pagesLoaded == 2 && table.listStatus == .end)
     }
 
+    @Test func theGridSettlesOnItsCellsAndWaitsForAPageThatWouldFillIt() async {
+        // Pages of 3 cells in a grid of 4 across a 120x40 screen: a short first page leaves lines of the grid empty.
+        let loader = FakeThumbnailLoader(gated: true)
+        let table = TableController(source: FakeItemSource(count: 6, pageSize: 3), loader: loader,
+                                    configuration: .init(thumbnail: nil, prefetch: false, layout: .grid))
+        let waiter = ChangeWaiter(table)
+        waiter.observe(loader)
+        table.resize(columns: 120, rows: 40)
+        table.start()
+        #expect(await waiter.until { table.pagesLoaded == 1 })
+        #expect(table.isWaitingForPage, "three cells do not fill the grid's lines")
+        table.update()
+        #expect(await waiter.until { table.pagesLoaded == 2 && table.listStatus == .end })
+        table.update()
+        #expect(!table.isWaitingForPage)
+        // Every cell on screen waits for its picture until the loader answers.
+        #expect(await waiter.until { loader.pending.count == 6 })
+        #expect(table.waitingThumbnails == 6)
+        loader.releaseAll()
+        #expect(await waiter.until { table.isSettled })
+    }
+
     @Test func aPageFetchedAheadForRowsBelowTheScreenIsNotWaitedFor() async {
         // 8 rows a page on a 24-line screen of 4-line rows: the screen is full, and update() fetches page 2 ahead.
         let loader = FakeThumbnailLoader()
