@@ -90,8 +90,8 @@ public actor ImagePipeline {
 
     /// The rendered thumbnail for a request: ready if it is in memory now (synchronous, so a row scrolled back
     /// into view is drawn in the same frame), else the work to await, which throws `PipelineError` or
-    /// `CancellationError`. The one place the memory cache of rendered thumbnails is looked at for a request, and
-    /// the one place such a hit is counted.
+    /// `CancellationError`. The memory cache of rendered thumbnails is looked at here, and once more when the work
+    /// starts (an equal request's job may have finished in between); a hit is counted where it is found.
     public nonisolated func thumbnail(_ request: ThumbnailRequest,
                                       priority: RequestPriority = .visible) -> ThumbnailLoad {
         if let cells = rendered.value(for: request) {

@@ -24,6 +24,28 @@ import TextArt
         #expect(counts.coalesced == 1 && counts.renders == 1 && counts.decodes == 1)
     }
 
+    @Test func aLoadAwaitedAfterAnEqualJobFinishedTakesItsResultInsteadOfRenderingAgain() async throws {
+        let pipeline = pipeline()
+        let r = request("1.png")
+        // Asked while nothing is cached: pending. An equal request then runs the whole job before this one is awaited
+        // (at start-up, a slot and the prefetch of the same row).
+        let early = pipeline.thumbnail(r)
+        guard case .pending = early else {
+            Issue.record("nothing was cached yet")
+            return
+        }
+        async let other = pipeline.thumbnail(r, priority: .prefetch).value()
+        await loader.waitForStarts(1)
+        loader.answer()
+        let done = try await other
+        let cells = try await early.value()
+        #expect(cells == done)
+        let counts = pipeline.counters.snapshot
+        #expect(counts.renders == 1 && counts.decodes == 1, "one render, not a second for the late await")
+        #expect(counts.memoryHits == 1)
+        #expect(loader.started.count == 1)
+    }
+
     @Test func twoSizesOfOneImageShareTheDownload() async throws {
         let pipeline = pipeline()
         async let small = pipeline.thumbnail(request("1.png", columns: 6, rows: 2)).value()

@@ -12,6 +12,13 @@ extension ImagePipeline {
 
     /// A request the rendered-grid cache could not answer: joins or starts its render job, counting the request.
     func load(_ request: ThumbnailRequest, priority: RequestPriority) async throws -> CellBuffer {
+        // An equal request's job may have finished between `thumbnail`'s probe and this await: its grid is in memory
+        // now, and rendering it again would only waste a render (it happened at start-up, when a slot and the
+        // prefetch asked for the same thumbnail).
+        if let cells = rendered.value(for: request) {
+            counters.add(\.memoryHits)
+            return cells
+        }
         let counted = priority != .prefetch
         if counted { counters.add(\.requestsStarted) }
         do {
