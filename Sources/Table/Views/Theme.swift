@@ -48,21 +48,14 @@ public struct Theme: Sendable {
         label: CellStyle(attributes: .bold)
     )
 
-    /// Without colour (NO_COLOR, --color none, a monochrome terminal): attributes only, so no colour pair is used.
-    public static let plain = Theme(
-        header: CellStyle(attributes: [.reverse, .bold]),
-        footer: CellStyle(attributes: .reverse),
-        status: CellStyle(),
-        title: CellStyle(attributes: .bold),
-        subtitle: CellStyle(),
-        attribution: CellStyle(attributes: .dim),
-        selection: CellStyle(attributes: .reverse),
-        selectionMarker: CellStyle(attributes: .bold),
-        placeholder: CellStyle(attributes: .dim),
-        failure: CellStyle(attributes: [.bold, .underline]),
-        error: CellStyle(attributes: [.bold, .underline]),
-        label: CellStyle(attributes: .bold)
-    )
+    /// Without colour (NO_COLOR, --color none, a monochrome terminal): attributes only, so no colour pair is used;
+    /// the basic theme with failures underlined instead of red.
+    public static let plain: Theme = {
+        var theme = basic
+        theme.failure = CellStyle(attributes: [.bold, .underline])
+        theme.error = CellStyle(attributes: [.bold, .underline])
+        return theme
+    }()
 
     /// The theme for a terminal drawing `colors` colours (0, 8, 16, 256, or 1 << 24).
     public static func forColors(_ colors: Int) -> Theme {
