@@ -11,31 +11,50 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Browse the embedded demo (the default): SWAPI species served on 127.0.0.1, with pictures.",
         discussion: """
             Starts the demo server in-process and browses its SWAPI-shaped species through the same client as \
-            `thumbtable swapi`, each row's picture found by an Instant-Answer-shaped lookup. After the 37 species \
-            come demo cases: a long title, wide characters, a title full of escape sequences, a row without an \
-            image, a truncated JPEG and a file that is not an image.
+            `thumbtable swapi`, each row's picture found by an Instant-Answer-shaped lookup and carrying the row's \
+            number, so a picture in the wrong row shows at once. After the 37 species come demo cases (rows 38-43): \
+            a long title, wide characters, a title full of escape sequences, a row without an image, a truncated \
+            JPEG and a file that is not an image; then numbered specimens up to --rows.
             """)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var server: DemoServerOptions
 
-    @Option(parsing: .unconditional, help: "The demo server's port (0: any free port).")
-    var port = 0
+    @Option(parsing: .unconditional,
+            help: "The demo server's port (0: any free port). By default \(Self.stablePort), or any free one when taken.")
+    var port: Int?
+
+    @Option(parsing: .unconditional,
+            help: "The rows of the demo catalogue: the species and demo cases, then numbered specimens (at most \(Ceiling.demoRows)).")
+    var rows = 2000
+
+    /// The port the demo listens on unless told: the same every run, so its pictures' URLs are too and the disk
+    /// cache serves them on the next launch. One above `serve-demo`'s, so both can run.
+    static let stablePort = 8738
 
     static let attribution =
         "All images from the demo server's Instant Answers: scikit-image sample data (public domain, CC0, BSD)"
 
-    func validate() throws { try DemoServerOptions.checkPort(port) }
+    func validate() throws {
+        if let port { try DemoServerOptions.checkPort(port) }
+        try Ceiling.check(rows, "--rows", in: 0...Ceiling.demoRows, then: "the species and demo cases are 43 rows")
+    }
 
     @MainActor
     func run() async throws {
-        let demo = try await server.start(port: port, demoCases: true)
+        let demo: DemoServer
+        if let port {
+            demo = try await server.start(port: port, demoCases: true, rows: rows)
+        } else {
+            // Another demo may hold the usual port: this one then runs on any, its pictures fetched anew.
+            do {
+                demo = try await server.start(port: Self.stablePort, demoCases: true, rows: rows)
+            } catch {
+                demo = try await server.start(port: 0, demoCases: true, rows: rows)
+            }
+        }
         let source = SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL,
                                  name: "Demo catalog", attribution: Self.attribution)
-        // The server's port changes every run, so its images would only fill the disk cache; keep it unless a
-        // folder is named.
-        var display = self.display
-        if display.cacheDir == nil { display.noDiskCache = true }
         do {
             try await BrowsingSession(options: display).run(source: source)
         } catch {

@@ -65,6 +65,12 @@ public final class RowSlot {
         }
     }
 
+    /// Shows that the bound row's picture could not be looked up (it has no URL to load).
+    func showLookupFailure(_ reason: String) {
+        thumbnail = .lookupFailed(reason)
+        event = .failed
+    }
+
     /// Shows the bound row's picture at once: the loader had it in memory.
     func show(_ picture: CellBuffer) {
         thumbnail = .loaded(picture)

@@ -49,7 +49,12 @@ final class ThumbnailBinder {
         }
         let rows = visible.compactMap { row in list.itemIndex(forRow: row).map { ($0, list.items[$0].rowImageURL) } }
         for slot in pool.bind(visible: rows) {
-            guard let url = slot.imageURL else { continue }
+            guard let url = slot.imageURL else {
+                if let index = slot.boundItem, let failure = list.items[index].imageLookupFailure {
+                    slot.showLookupFailure(failure)
+                }
+                continue
+            }
             switch loader.thumbnail(url, size: size) {
             case .ready(let picture): slot.show(picture)
             case let load: slot.start(load)
