@@ -107,6 +107,17 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         for c in reversed ? all.reversed() : all { c.resume() }
     }
 
+    /// Lets the waiting loads of one URL finish. Returns false when none was waiting.
+    @discardableResult
+    public func release(_ url: URL) -> Bool {
+        let released = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+            defer { waiting.removeAll { $0.url == url } }
+            return waiting.filter { $0.url == url }.map(\.continuation)
+        }
+        for c in released { c.resume() }
+        return !released.isEmpty
+    }
+
     /// The picture the fake draws for a URL: `#N` on the first line, then dots.
     public static func picture(for url: URL, size: CellSize) -> CellBuffer {
         var buffer = CellBuffer(width: size.columns, height: size.rows, fill: Cell("."))
