@@ -107,6 +107,16 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         for c in reversed ? all.reversed() : all { c.resume() }
     }
 
+    /// Lets the waiting loads of these URLs finish, the others wait on: a test decides which results come late.
+    public func release(_ urls: Set<URL>) {
+        let chosen = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+            let (now, later) = (waiting.filter { urls.contains($0.url) }, waiting.filter { !urls.contains($0.url) })
+            waiting = later
+            return now.map(\.continuation)
+        }
+        for c in chosen { c.resume() }
+    }
+
     /// The picture the fake draws for a URL: `#N` on the first line, then dots.
     public static func picture(for url: URL, size: CellSize) -> CellBuffer {
         var buffer = CellBuffer(width: size.columns, height: size.rows, fill: Cell("."))

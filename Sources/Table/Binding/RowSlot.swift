@@ -20,9 +20,13 @@ public final class RowSlot {
     public private(set) var event: Event = .free
     /// Loads cancelled because the slot was reused or reloaded before they finished.
     public private(set) var cancellations = 0
+    /// The item whose load produced the picture shown (nil: none shown): another than `boundItem` is a wrong picture.
+    public private(set) var paintedItem: Int?
     private var task: Task<Void, Never>?
     private let counters: SlotCounters
     private let changed: ChangeSignal
+    /// `.safe` everywhere but the naive side of `demo --compare`.
+    private let policy: SlotBindingPolicy
 
     /// What last happened to a slot.
     public enum Event: String, Sendable {
@@ -30,18 +34,20 @@ public final class RowSlot {
         case noImage = "no image"
     }
 
-    init(id: Int, counters: SlotCounters, changed: ChangeSignal) {
+    init(id: Int, counters: SlotCounters, changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
         self.id = id
         self.counters = counters
         self.changed = changed
+        self.policy = policy
     }
 
     /// Makes the slot ready for another row: cancels its task and forgets its picture.
     /// - Returns: whether a load was under way and got cancelled.
     @discardableResult
     func prepareForReuse() -> Bool {
-        let cancelled = task != nil
-        task?.cancel()
+        // The naive policy leaves the old load running: its late result is the bug `demo --compare` shows.
+        let cancelled = task != nil && policy.cancelsOnReuse
+        if cancelled { task?.cancel() }
         task = nil
         if cancelled {
             cancellations += 1
@@ -49,6 +55,7 @@ public final class RowSlot {
         }
         event = cancelled ? .cancelled : .free
         thumbnail = .none
+        paintedItem = nil
         boundItem = nil
         imageURL = nil
         return cancelled
@@ -68,6 +75,7 @@ public final class RowSlot {
     /// Shows the bound row's picture at once: the loader had it in memory.
     func show(_ picture: CellBuffer) {
         thumbnail = .loaded(picture)
+        paintedItem = boundItem
         event = .cached
     }
 
@@ -95,12 +103,13 @@ public final class RowSlot {
 
     /// Applies a finished load if the slot is still bound the way it was when the load started.
     private func apply(_ state: ThumbnailState, generation: Int, item: Int) {
-        guard generation == bindingGeneration, !Task.isCancelled else {
+        guard generation == bindingGeneration || !policy.checksGeneration, !Task.isCancelled else {
             counters.staleResultsDropped += 1
             return
         }
         // Cannot happen while the generation check holds; counted so tests and --stats-file can prove it.
         if boundItem != item { counters.wrongPaints += 1 }
+        paintedItem = item
         thumbnail = state
         task = nil
         if case .failed = state { event = .failed } else { event = .painted }
