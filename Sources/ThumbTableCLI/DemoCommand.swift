@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import DemoServer
 import Foundation
@@ -22,16 +23,56 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The demo server's port (0: any free port).")
     var port = 0
 
+    @Flag(help: """
+        Split the screen: the naive table (no cancel on reuse, no generation check: the bug on purpose) beside \
+        ThumbTable, scrolled together over the same seeded delays.
+        """)
+    var compare = false
+
+    @Flag(help: "Scroll by itself on a script drawn from --seed, then print the counters and exit (a key stops it).")
+    var autoplay = false
+
+    @Option(parsing: .unconditional, help: "How fast the autoplay plays: 2 is twice as fast (0.1 to 50).")
+    var autoplaySpeed = 1.0
+
+    @Option(parsing: .unconditional, help: "How many runs of moves the autoplay plays (1 to 200).")
+    var autoplayLength = 14
+
     static let attribution =
         "All images from the demo server's Instant Answers: scikit-image sample data (public domain, CC0, BSD)"
 
-    func validate() throws { try DemoServerOptions.checkPort(port) }
+    func validate() throws {
+        try DemoServerOptions.checkPort(port)
+        try Ceiling.check(autoplaySpeed, "--autoplay-speed", in: 0.1...50, then: "2 plays twice as fast")
+        try Ceiling.check(autoplayLength, "--autoplay-length", in: 1...200)
+        if (compare || autoplay) && display.printing.print {
+            throw ValidationError("--print shows one still screen; it cannot be used with --compare or --autoplay")
+        }
+    }
+
+    /// The demo's catalog on a running demo server.
+    static func source(on demo: DemoServer) -> SWAPISource {
+        SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL, name: "Demo catalog",
+                    attribution: attribution)
+    }
 
     @MainActor
     func run() async throws {
         let demo = try await server.start(port: port, demoCases: true)
-        let source = SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL,
-                                 name: "Demo catalog", attribution: Self.attribution)
+        if compare || autoplay {
+            var generator = SplitMix64(seed: server.seed)
+            let script = autoplay ? AutoplayScript(phases: autoplayLength, using: &generator) : nil
+            let show = DemoShow(display: display, server: server, compare: compare,
+                                autoplay: script?.playing(atSpeed: autoplaySpeed))
+            do {
+                try await show.run(ours: demo)
+            } catch {
+                await demo.stop()
+                throw error
+            }
+            return await demo.stop()
+        }
+        let source = Self.source(on: demo)
         // The server's port changes every run, so its images would only fill the disk cache; keep it unless a
         // folder is named.
         var display = self.display
