@@ -90,7 +90,8 @@ public final class App {
     /// Plays `steps` on every table once `run()` starts (`demo --autoplay`); at the end, once the pictures on screen
     /// loaded, the app quits with status 0. Any key stops it, and the user goes on by hand.
     public func autoplay(_ steps: [AutoplayScript.Step]) {
-        autoplay = Autoplay(steps: steps, tables: tables) { [weak self] outcome in
+        autoplay = Autoplay(steps: steps, press: { [weak self] key in _ = self?.dispatch(.key(key)) },
+                            redraw: { [weak self] in self?.setNeedsFrame() }) { [weak self] outcome in
             if outcome == .finished { self?.quit(status: 0) }
         }
     }
@@ -175,9 +176,7 @@ public final class App {
             }
             // A key (or a click) takes over from the autoplay.
             if event != .resize { autoplay?.stop() }
-            let outcome = split?.handle(event, terminalSize: terminal.size)
-                ?? KeyBindings.handle(event, table: table, terminalSize: terminal.size)
-            switch outcome {
+            switch dispatch(event) {
             case .quit(let status):
                 quit(status: status)
                 return
@@ -191,6 +190,12 @@ public final class App {
         terminal.qQuits = table.detail == nil && table.pageFailure == nil && !table.isEditingFilter
             && !table.showingHelp
         setNeedsFrame()
+    }
+
+    /// Hands an event to the table, or to both halves of the split screen.
+    private func dispatch(_ event: InputEvent) -> KeyBindings.Outcome {
+        split?.handle(event, terminalSize: terminal.size)
+            ?? KeyBindings.handle(event, table: table, terminalSize: terminal.size)
     }
 
     /// Schedules one frame for the end of this turn of the main queue, however many changes ask for it.

@@ -1,8 +1,8 @@
 import Dispatch
-import Table
+import Terminal
 
-/// Plays an `AutoplayScript` on a timer on the main queue: each step's move is made on every table (both halves of
-/// `demo --compare`), then the next waits for the step's pause. After the last step it waits for the screen to settle
+/// Plays an `AutoplayScript` on a timer on the main queue: each step's key is pressed (on both halves of
+/// `demo --compare`, as a user's key is), then the next waits for the step's pause. After the last step it waits for the screen to settle
 /// (every picture on screen loaded or failed), at most `settleTimeout`, and then says it finished.
 @MainActor
 final class Autoplay {
@@ -17,16 +17,21 @@ final class Autoplay {
     static let settleTimeout: Duration = .seconds(10)
 
     private var steps: ArraySlice<AutoplayScript.Step>
-    private let tables: [TableController]
+    /// Presses a key as the user would, without stopping the autoplay.
+    private let press: @MainActor (Key) -> Void
+    /// Asks for a frame, so the end's wait sees whether the screen settled.
+    private let redraw: @MainActor () -> Void
     private var timer: DispatchSourceTimer?
     private let ended: @MainActor (Outcome) -> Void
     /// Set after the last step: the app's frames check whether the screen settled.
     private(set) var isSettling = false
     private(set) var outcome: Outcome?
 
-    init(steps: [AutoplayScript.Step], tables: [TableController], ended: @escaping @MainActor (Outcome) -> Void) {
+    init(steps: [AutoplayScript.Step], press: @escaping @MainActor (Key) -> Void,
+         redraw: @escaping @MainActor () -> Void, ended: @escaping @MainActor (Outcome) -> Void) {
         self.steps = steps[...]
-        self.tables = tables
+        self.press = press
+        self.redraw = redraw
         self.ended = ended
     }
 
@@ -65,10 +70,10 @@ final class Autoplay {
             isSettling = true
             schedule(after: Self.settleTimeout)
             // A frame checks whether the screen settled already.
-            tables.first?.redraw()
+            redraw()
             return
         }
-        for table in tables { step.move.apply(to: table) }
+        press(step.move.key)
         schedule(after: step.pause)
     }
 

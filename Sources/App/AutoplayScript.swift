@@ -1,28 +1,26 @@
-import Table
+import Terminal
 
 /// The scroll `demo --autoplay` plays by itself: a seeded list of moves, each followed by a pause, that scrolls fast
 /// and slowly, down and up, and into the last page, so a viewer sees slots reused and loads cancelled without
 /// touching a key. The same seed gives the same steps.
 public struct AutoplayScript: Sendable, Equatable {
-    /// One move, made through the same `TableController` method its key calls.
+    /// One move: a key, pressed through the same key bindings as the user's, so it does what that key does.
     public enum Move: Sendable, Equatable {
-        /// `j`/`k`: the selection by this many rows.
-        case move(Int)
-        /// PgDn/PgUp: by this many screens (negative: up).
-        case page(Int)
-        /// `G`: the last loaded row (repeated, it follows the pages as they arrive).
+        /// One row down or up.
+        case down, up
+        /// One screen down or up.
+        case pageDown, pageUp
+        /// The last row (`G`).
         case end
-        /// `g`: the first row.
-        case home
 
-        /// Makes the move on a table.
-        @MainActor
-        public func apply(to table: TableController) {
+        /// The key that makes the move.
+        public var key: Key {
             switch self {
-            case .move(let rows): table.move(by: rows)
-            case .page(let screens): table.page(by: Double(screens))
-            case .end: table.goEnd()
-            case .home: table.goHome()
+            case .down: .down
+            case .up: .up
+            case .pageDown: .pageDown
+            case .pageUp: .pageUp
+            case .end: .end
             }
         }
     }
@@ -48,13 +46,13 @@ public struct AutoplayScript: Sendable, Equatable {
             // Every fourth run goes to the end, so the last page is always reached however the draws fall.
             let kind = phase % 4 == 3 ? 4 : Int.random(in: 0...3, using: &generator)
             switch kind {
-            case 0: add(.page(1), count: Int.random(in: 3...8, using: &generator), pause: 40...120)
-            case 1: add(.move(1), count: Int.random(in: 4...10, using: &generator), pause: 120...300)
-            case 2: add(.page(-1), count: Int.random(in: 2...5, using: &generator), pause: 40...120)
-            case 3: add(.move(-1), count: Int.random(in: 3...8, using: &generator), pause: 120...300)
+            case 0: add(.pageDown, count: Int.random(in: 3...8, using: &generator), pause: 40...120)
+            case 1: add(.down, count: Int.random(in: 4...10, using: &generator), pause: 120...300)
+            case 2: add(.pageUp, count: Int.random(in: 2...5, using: &generator), pause: 40...120)
+            case 3: add(.up, count: Int.random(in: 3...8, using: &generator), pause: 120...300)
             default:
                 add(.end, count: Int.random(in: 3...5, using: &generator), pause: 250...500)
-                add(.page(-1), count: Int.random(in: 2...6, using: &generator), pause: 40...100)
+                add(.pageUp, count: Int.random(in: 2...6, using: &generator), pause: 40...100)
             }
         }
         // It ends at the end of the list, where pages keep arriving.

@@ -62,8 +62,10 @@ struct DemoCommand: AsyncParsableCommand {
         if compare || autoplay {
             var generator = SplitMix64(seed: server.seed)
             let script = autoplay ? AutoplayScript(phases: autoplayLength, using: &generator) : nil
-            let show = DemoShow(display: display, server: server, compare: compare,
-                                autoplay: script?.playing(atSpeed: autoplaySpeed))
+            let server = self.server
+            var show = DemoShow(display: display, seed: server.seed, autoplay: script?.playing(atSpeed: autoplaySpeed))
+            // The naive side's server: the same options and seed as ThumbTable's, on any free port.
+            if compare { show.startNaiveServer = { try await server.start(port: 0, demoCases: true) } }
             do {
                 try await show.run(ours: demo)
             } catch {

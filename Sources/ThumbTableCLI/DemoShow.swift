@@ -12,8 +12,10 @@ import Table
 /// scrolls, and the counters are printed when it ends.
 struct DemoShow {
     var display: DisplayOptions
-    var server: DemoServerOptions
-    var compare: Bool
+    /// The seed of the delays and of the script, named in the summary.
+    var seed: UInt64
+    /// Starts the naive side's demo server, with the same options as ThumbTable's (`--compare`), or nil.
+    var startNaiveServer: (@MainActor () async throws -> DemoServer)? = nil
     /// The script's steps, at the speed asked for; nil without `--autoplay`.
     var autoplay: [AutoplayScript.Step]?
 
@@ -21,26 +23,35 @@ struct DemoShow {
     @MainActor
     func run(ours: DemoServer) async throws {
         // Two servers with the same seed: each URL's first request waits as long on both, whichever side asks first.
-        let naive = compare ? try await server.start(port: 0, demoCases: true) : nil
-        defer { if let naive { Task { await naive.stop() } } }
+        let naive = try await startNaiveServer?()
+        do {
+            try await run(ours: ours, naive: naive)
+        } catch {
+            await naive?.stop()
+            throw error
+        }
+        await naive?.stop()
+    }
+
+    @MainActor
+    private func run(ours: DemoServer, naive: DemoServer?) async throws {
         var display = self.display
         // Each side starts cold: a disk cache would let the second run (or the other side) skip the delays compared.
         display.noDiskCache = true
         let session = BrowsingSession(options: display)
+        // One pipeline per side: shared caches would hand one side the pictures the other loaded.
         let pipelines = (ours: makePipeline(session), naive: makePipeline(session))
-        let app = try App(
-            source: DemoCommand.source(on: ours), configuration: try session.tableConfiguration(prefetch: true),
-            colors: session.colorRequest,
-            naive: naive.map { naive in
-                (DemoCommand.source(on: naive), { colors, unicode in
-                    PipelineThumbnailLoader(pipeline: pipelines.naive,
-                                            options: session.textArtOptions(terminalColors: colors, unicode: unicode))
-                })
+        let loader = { (pipeline: ImagePipeline) in
+            { @MainActor (colors: Int, unicode: Bool) -> any ThumbnailLoading in
+                PipelineThumbnailLoader(pipeline: pipeline,
+                                        options: session.textArtOptions(terminalColors: colors, unicode: unicode))
             }
-        ) { colors, unicode in
-            PipelineThumbnailLoader(pipeline: pipelines.ours,
-                                    options: session.textArtOptions(terminalColors: colors, unicode: unicode))
         }
+        let app = try App(source: DemoCommand.source(on: ours),
+                          configuration: try session.tableConfiguration(prefetch: !display.noPrefetch),
+                          colors: session.colorRequest,
+                          naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) },
+                          loader: loader(pipelines.ours))
         app.table.showCounters { pipelines.ours.counters.snapshot.named }
         app.naiveTable?.showCounters { pipelines.naive.counters.snapshot.named }
         if display.reuseOverlay {
@@ -57,7 +68,7 @@ struct DemoShow {
                     sides.append(.init(name: "naive", table: naiveTable, pipeline: pipelines.naive.counters.snapshot))
                 }
                 sides.append(.init(name: "ThumbTable", table: app.table, pipeline: pipelines.ours.counters.snapshot))
-                summary = AutoplaySummary(seed: server.seed, steps: autoplay.count, finished: app.autoplayFinished,
+                summary = AutoplaySummary(seed: seed, steps: autoplay.count, finished: app.autoplayFinished,
                                           sides: sides)
             }
         }
@@ -66,6 +77,9 @@ struct DemoShow {
         await pipelines.naive.cancelAll()
         // The terminal is restored by now: the summary goes to stdout, where a script can read it.
         if let summary { Messages.write(summary.text, to: .standardOutput) }
+        if let statsFile = display.statsFile {
+            try RunStats(table: app.table, pipeline: pipelines.ours.counters.snapshot).write(to: statsFile)
+        }
         if status != 0 { throw ExitCode(status) }
     }
 

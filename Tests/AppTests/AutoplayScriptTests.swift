@@ -19,8 +19,8 @@ import Testing
     func itScrollsFastAndSlowlyBothWaysAndEndsAtTheEnd(seed: UInt64) {
         let steps = script(seed: seed).steps
         let moves = steps.map(\.move)
-        #expect(moves.contains(.page(1)))
-        #expect(moves.contains(.page(-1)))
+        #expect(moves.contains(.pageDown))
+        #expect(moves.contains(.pageUp))
         #expect(moves.contains(.end))
         // Fast runs page on quickly, slow ones linger on each row.
         let paces = steps.map(\.pause)
