@@ -23,11 +23,11 @@ final class ThumbnailBinder {
     private var paneImageGeneration = 0
 
     init(loader: any ThumbnailLoading, margin: Int, prefetches: Bool, counters: SlotCounters,
-         changed: ChangeSignal) {
+         changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
         self.loader = loader
         self.prefetches = prefetches
         self.changed = changed
-        self.pool = SlotPool(margin: margin, counters: counters, changed: changed)
+        self.pool = SlotPool(margin: margin, counters: counters, changed: changed, policy: policy)
     }
 
     private var counters: SlotCounters { pool.counters }
