@@ -34,7 +34,7 @@ struct DemoDataEndToEndTests {
     @Test func endFollowsThePagesToTheRealEndAndTheHeaderShowsTheTotal() async throws {
         let tmux = try TmuxSession(Self.quick + ["--rows", "300", "--page-delay", "100", "--thumb-size", "12x5"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded, 300 in all")
+        try await tmux.waitFor(text: "row 1 of 25 loaded, 300 in all")
         try tmux.send("G")
         try await tmux.waitFor(text: "following")
         // One G, no other key: the selection rides the pages down to the last of the 300 rows.
@@ -48,7 +48,7 @@ struct DemoDataEndToEndTests {
     @Test func anyKeyStopsFollowingTheEnd() async throws {
         let tmux = try TmuxSession(Self.quick + ["--rows", "2000", "--page-delay", "400", "--thumb-size", "12x5"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded, 2000 in all")
+        try await tmux.waitFor(text: "row 1 of 25 loaded, 2000 in all")
         try tmux.send("G")
         try await tmux.waitFor(text: "following")
         try tmux.send("k")
