@@ -81,7 +81,7 @@ final class DemoHandler: Sendable {
     private func index(base: String) -> Reply {
         let text = """
             ThumbTable demo server
-            \(base)/api/species/?page=1            SWAPI-shaped species, 10 a page
+            \(base)/api/species/?page=1            SWAPI-shaped species, \(configuration.pageSize) a page
             \(base)/ia/?q=Wookie%20star%20wars&format=json   DuckDuckGo-Instant-Answer-shaped lookups
             \(base)/photos?_page=1&_limit=10     jsonplaceholder-shaped photos (Link, X-Total-Count)
             \(base)/placeholder/150/92c952/1     a placeholder PNG with the photo id drawn on it
@@ -150,9 +150,9 @@ final class DemoHandler: Sendable {
 
     private func speciesPage(_ page: String?, base: String) -> Reply {
         guard let number = page.map({ Int($0) }) ?? 1, number >= 1 else { return .notFound("Invalid page.") }
-        let start = (number - 1) * 10
+        let start = (number - 1) * configuration.pageSize
         guard start < speciesCount else { return .notFound() }
-        let end = min(speciesCount, start + 10)
+        let end = min(speciesCount, start + configuration.pageSize)
         let pageURL = { (n: Int) -> JSONValue in .string(base + "/api/species/?page=\(n)") }
         return .json([
             "count": .number(Double(speciesCount)),

@@ -27,9 +27,12 @@ public final class DemoServer: Sendable {
         /// How many rows the species list has in all: numbered specimens follow the species (and the demo cases) up
         /// to it. At most the species (and cases) when smaller.
         public var rows: Int
+        /// Species a page: SWAPI's 10 unless told.
+        public var pageSize: Int
 
         public init(port: UInt16 = 0, latency: Duration = .zero, jitter: Duration = .zero, pageDelay: Duration = .zero,
-                    failRate: Double = 0, seed: UInt64 = 1, demoCases: Bool = false, rows: Int = 0) {
+                    failRate: Double = 0, seed: UInt64 = 1, demoCases: Bool = false, rows: Int = 0,
+                    pageSize: Int = 10) {
             self.port = port
             self.latency = latency
             self.jitter = jitter
@@ -38,6 +41,7 @@ public final class DemoServer: Sendable {
             self.seed = seed
             self.demoCases = demoCases
             self.rows = rows
+            self.pageSize = max(1, pageSize)
         }
     }
 

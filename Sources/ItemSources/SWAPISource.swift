@@ -67,8 +67,9 @@ public struct SWAPISource: ItemSource {
         return Self.attach(await lookup.answer(for: item.title), to: bare)
     }
 
-    /// Image lookups made at once for one page.
-    static let concurrentLookups = 8
+    /// Image lookups made at once for one page: a whole SWAPI page (10), or the demo's (25), in one round, so a page
+    /// waits for one lookup's latency, not several.
+    static let concurrentLookups = 25
 
     /// The fields `attach` adds, removed before a lookup is attached again.
     static let lookupFields: Set<String> = ["Image", "Image lookup", "Abstract source", "Abstract URL", "Abstract"]

@@ -29,6 +29,10 @@ struct DemoCommand: AsyncParsableCommand {
             help: "The rows of the demo catalogue: the species and demo cases, then numbered specimens (at most \(Ceiling.demoRows)).")
     var rows = 2000
 
+    @Option(parsing: .unconditional,
+            help: "Rows a page of the demo catalogue (1 to \(Ceiling.pageItems)); 25 lets fast scrolling outrun the pictures.")
+    var pageSize = 25
+
     /// The port the demo listens on unless told: the same every run, so its pictures' URLs are too and the disk
     /// cache serves them on the next launch. One above `serve-demo`'s, so both can run.
     static let stablePort = 8738
@@ -54,6 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
     func validate() throws {
         if let port { try DemoServerOptions.checkPort(port) }
         try Ceiling.check(rows, "--rows", in: 0...Ceiling.demoRows, then: "the species and demo cases are 43 rows")
+        try Ceiling.check(pageSize, "--page-size", in: 1...Ceiling.pageItems)
         try Ceiling.check(autoplaySpeed, "--autoplay-speed", in: 0.1...50, then: "2 plays twice as fast")
         try Ceiling.check(autoplayLength, "--autoplay-length", in: 1...200)
         if (compare || autoplay) && display.printing.print {
@@ -71,22 +76,24 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let demo: DemoServer
         if let port {
-            demo = try await server.start(port: port, demoCases: true, rows: rows)
+            demo = try await server.start(port: port, demoCases: true, rows: rows, pageSize: pageSize)
         } else {
             // Another demo may hold the usual port: this one then runs on any, its pictures fetched anew.
             do {
-                demo = try await server.start(port: Self.stablePort, demoCases: true, rows: rows)
+                demo = try await server.start(port: Self.stablePort, demoCases: true, rows: rows, pageSize: pageSize)
             } catch {
-                demo = try await server.start(port: 0, demoCases: true, rows: rows)
+                demo = try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
             }
         }
         if compare || autoplay {
             var generator = SplitMix64(seed: server.seed)
             let script = autoplay ? AutoplayScript(phases: autoplayLength, using: &generator) : nil
-            let server = self.server, rows = self.rows
+            let server = self.server, rows = self.rows, pageSize = self.pageSize
             var show = DemoShow(display: display, seed: server.seed, autoplay: script?.playing(atSpeed: autoplaySpeed))
             // The naive side's server: the same options and seed as ThumbTable's, on any free port.
-            if compare { show.startNaiveServer = { try await server.start(port: 0, demoCases: true, rows: rows) } }
+            if compare { show.startNaiveServer = {
+                try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
+            } }
             do {
                 try await show.run(ours: demo)
             } catch {

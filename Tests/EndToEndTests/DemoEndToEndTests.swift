@@ -8,9 +8,10 @@ struct DemoEndToEndTests {
     /// The demo with no simulated image latency, so a screen settles quickly, at the thumbnail size these tests were
     /// written for: the screens they check (two pages loaded at start, the rows a page moves) depend on it; the size
     /// the screen gives has tests of its own (ZoomEndToEndTests). The catalogue is cut to the species and the demo
-    /// cases (`--rows 43`) so the whole list loads quickly; DemoDataEndToEndTests has the thousands of rows.
+    /// cases (`--rows 43`) so the whole list loads quickly, in SWAPI's pages of 10 (the demo's are 25);
+    /// DemoDataEndToEndTests has the thousands of rows.
     static let fastDemo = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50", "--thumb-size", "12x5",
-                           "--rows", "43"]
+                           "--rows", "43", "--page-size", "10"]
 
     func headerRow(_ lines: [String]) -> Int? {
         guard let header = lines.first, let range = header.range(of: #"row (\d+) of"#, options: .regularExpression)

@@ -81,7 +81,8 @@ struct GridEndToEndTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let statsFile = scratch.appendingPathComponent("stats.json").path
         let tmux = try TmuxSession(["demo", "--layout", "grid", "--latency", "150", "--jitter", "300",
-                                    "--page-delay", "50", "--no-disk-cache", "--stats-file", statsFile],
+                                    "--page-delay", "50", "--page-size", "10", "--no-disk-cache",
+                                    "--stats-file", statsFile],
                                    columns: 120, rows: 40)
         defer { tmux.close() }
         // Three pages are in (the grid asks for a screen beyond the one it shows): enough rows to scroll through.

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// The demo's data as a user meets it, through the built binary: thousands of rows whose pictures each carry their
+/// row's number, G following the list to its real end, and failed lookups told from rows without a picture.
+@Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
+struct DemoDataEndToEndTests {
+    /// No simulated latency: these tests are about what shows, not how fast.
+    static let quick = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "0"]
+
+    /// The thumbnail block of the row titled `title` in a printed list screen: the five lines from the title's,
+    /// the columns left of it.
+    func thumbnail(of title: String, in lines: [String]) -> [String]? {
+        guard let index = lines.firstIndex(where: { $0.contains(title) }),
+              let column = lines[index].range(of: title)?.lowerBound else { return nil }
+        let width = lines[index].distance(from: lines[index].startIndex, to: column)
+        return lines[index..<min(lines.count, index + 5)].map { String($0.prefix(width)) }
+    }
+
+    @Test func rowsWithTheSamePhotoShowDifferentPicturesTheirNumbers() throws {
+        // Rows 1 (Human) and 9 (Ewok) are drawn from the same photo: before the numbers, the issue saw "Human and
+        // Ewok show the same cat".
+        let run = try BinaryRun.run(Self.quick + ["--rows", "43", "--no-disk-cache", "--print", "--print-size", "100x80",
+                                                  "--thumb-size", "16x5", "--color", "none"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let lines = run.stdoutText.components(separatedBy: "\n")
+        let human = try #require(thumbnail(of: "Human", in: lines), "\(run.stdoutText)")
+        let ewok = try #require(thumbnail(of: "Ewok", in: lines), "\(run.stdoutText)")
+        #expect(human.joined().contains { !$0.isWhitespace && $0 != "▌" }, "Human's picture is drawn")
+        #expect(ewok.joined().contains { !$0.isWhitespace && $0 != "▌" }, "Ewok's picture is drawn")
+        #expect(human != ewok, "Human:\n\(human.joined(separator: "\n"))\nEwok:\n\(ewok.joined(separator: "\n"))")
+    }
+
+    @Test func endFollowsThePagesToTheRealEndAndTheHeaderShowsTheTotal() async throws {
+        let tmux = try TmuxSession(Self.quick + ["--rows", "300", "--page-delay", "100", "--thumb-size", "12x5"])
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 25 loaded, 300 in all")
+        try tmux.send("G")
+        try await tmux.waitFor(text: "following")
+        // One G, no other key: the selection rides the pages down to the last of the 300 rows.
+        let lines = try await tmux.waitFor("the end of the list", timeout: .seconds(90)) { lines in
+            lines.joined().contains("end of the list: 300 items")
+        }
+        #expect(lines[0].contains("row 300 of 300 loaded"), "\(lines[0])")
+        #expect(!lines[0].contains("following"), "following stops at the end")
+    }
+
+    @Test func anyKeyStopsFollowingTheEnd() async throws {
+        let tmux = try TmuxSession(Self.quick + ["--rows", "2000", "--page-delay", "400", "--thumb-size", "12x5"])
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of 25 loaded, 2000 in all")
+        try tmux.send("G")
+        try await tmux.waitFor(text: "following")
+        try tmux.send("k")
+        let stopped = try await tmux.waitFor("following stopped") { !$0[0].contains("following") }
+        let row = try #require(stopped[0].firstMatch(of: /row (\d+) of (\d+) loaded/))
+        // Pages still arrive (the selection is near the last loaded row), but the selection stays where k left it.
+        try await tmux.waitFor("another page") { lines in
+            guard let now = lines[0].firstMatch(of: /row (\d+) of (\d+) loaded/) else { return false }
+            return Int(now.2)! > Int(row.2)!
+        }
+        #expect(try tmux.screen()[0].contains("row \(row.1) of"))
+    }
+
+    @Test func aFailedLookupSaysSoAndRRepairsIt() async throws {
+        // Every URL fails its first request: the first page (r retries it), then every lookup on it; a picture fails
+        // three times, more than the pipeline retries.
+        let tmux = try TmuxSession(Self.quick + ["--rows", "43", "--fail-rate", "1", "--no-disk-cache",
+                                                 "--thumb-size", "16x5"])
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "Could not load")
+        try tmux.send("r")
+        let failed = try await tmux.waitFor("rows whose lookups failed") { lines in
+            lines[0].contains("row 1 of") && lines.filter { $0.contains("lookup failed") }.count >= 2
+        }
+        #expect(failed.contains { $0.contains("r: retry") })
+        #expect(!failed.contains { $0.contains("no image") }, "a failed lookup is not shown as a row without picture")
+        // r on row 1 looks its picture up again (the lookup answers the second time); the picture itself then fails
+        // its three tries: a failed download, drawn as such.
+        try tmux.send("r")
+        try await tmux.waitFor("row 1's picture failing", timeout: .seconds(30)) { lines in
+            lines[1...6].contains { $0.contains("failed") && !$0.contains("lookup") }
+        }
+        // Its fourth request answers: r again shows the picture, with no failure left on the row.
+        try tmux.send("r")
+        try await tmux.waitFor("row 1's picture", timeout: .seconds(30)) { lines in
+            !lines[1...6].contains { $0.contains("failed") || $0.contains("lookup") }
+                && lines[1...5].contains { $0.prefix(18).contains { !$0.isWhitespace && $0 != "▌" } }
+        }
+    }
+}
