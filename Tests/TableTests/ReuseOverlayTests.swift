@@ -206,8 +206,9 @@ import Testing
                        "caches ", "latest "] {
             #expect(panel.contains(needed), "\(needed)")
         }
-        // Half the list area or ten lines: rows stay in sight above the panel.
+        // Half the list area or twelve lines: rows stay in sight above the panel.
         let top = lines.firstIndex { $0.contains("Reuse overlay") } ?? 0
-        #expect(top - table.listTop >= table.listHeight - 10)
+        #expect(top - table.listTop >= table.listHeight - 12)
+        #expect(lines[table.listTop..<top].contains { $0.hasSuffix("slot 0") })
     }
 }
