@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ItemSources", dependencies: ["Items", "HTTP", "Cells", "LocalFiles"]),
         /// The embedded demo server on its own small HTTP/1.1 server (`LoopbackServer`, which the tests' server runs on
         /// too): SWAPI, Instant Answer and jsonplaceholder shapes, placeholder PNGs, the bundled photos, latency and faults.
-        .target(name: "DemoServer", dependencies: ["Codecs", "HTTP"]),
+        .target(name: "DemoServer", dependencies: ["Codecs", "Pixels", "HTTP"]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
@@ -98,10 +98,12 @@ let package = Package(
         .testTarget(name: "ReuseSimulationTests", dependencies: [
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Table", "Terminal", "Cells", "Items", "TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: [
+            "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer",
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
-            "DemoServer", "DemoResources", "Codecs", "HTTP", "TestSupport",
+            "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
         ]),
         .testTarget(name: "ItemSourcesTests", dependencies: [
             "ItemSources", "Items", "DemoServer", "TestSupport", "LocalFiles",

@@ -21,8 +21,11 @@ enum KeyBindings {
             // The app's loop handles signals before keys.
             return .handled
         case .mouse(let mouse):
+            table.stopFollowingEnd()
             return handle(mouse, table: table)
         case .key(let key):
+            // Any key stops G's following of the end (G itself starts it again).
+            table.stopFollowingEnd()
             if key == .control("c") { return .quit(130) }
             if key == .control("z") { return .suspend }
             if table.isBatchPrefetching, key == .escape {

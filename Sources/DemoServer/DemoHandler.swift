@@ -9,10 +9,16 @@ final class DemoHandler: Sendable {
     let configuration: DemoServer.Configuration
     private let plan: FaultPlan
     private let attempts = Mutex<[String: Int]>([:])
+    private let numberedPhotos: NumberedPhotos
+
+    /// How many requests in a row a failing picture fails: one more than the image pipeline's automatic retries
+    /// (`RetryPolicy.maxRetries`, 2), so that `--fail-rate` shows on the rows instead of being retried away.
+    static let pictureFailingAttempts = 3
 
     init(data: DemoData, configuration: DemoServer.Configuration) {
         self.data = data
         self.configuration = configuration
+        numberedPhotos = NumberedPhotos(directory: data.mediaDirectory)
         plan = FaultPlan(latency: configuration.latency, jitter: configuration.jitter,
                          failRate: configuration.failRate, seed: configuration.seed)
     }
@@ -23,7 +29,9 @@ final class DemoHandler: Sendable {
             counts[key, default: 0] += 1
             return counts[key]!
         }
-        let decision = plan.decide(key: key, attempt: attempt)
+        let isPicture = request.path.hasPrefix("/media/") || request.path.hasPrefix("/placeholder/")
+        let decision = plan.decide(key: key, attempt: attempt,
+                                   failingAttempts: isPicture ? Self.pictureFailingAttempts : 1)
         var query: [String: String] = [:]
         for item in request.query where query[item.name] == nil { query[item.name] = item.value }
         let host = request.host ?? "127.0.0.1"
@@ -64,7 +72,7 @@ final class DemoHandler: Sendable {
         case "placeholder" where (3...4).contains(parts.count):
             return (placeholder(size: parts[1], color: parts[2], text: parts.count == 4 ? parts[3] : ""), false)
         case "media" where parts.count == 2:
-            return (media(parts[1]), false)
+            return (media(parts[1], row: query["row"].flatMap { Int($0) }), false)
         default:
             return (.notFound(), false)
         }
@@ -78,16 +86,41 @@ final class DemoHandler: Sendable {
             \(base)/photos?_page=1&_limit=10     jsonplaceholder-shaped photos (Link, X-Total-Count)
             \(base)/placeholder/150/92c952/1     a placeholder PNG with the photo id drawn on it
             \(base)/media/chelsea.png            the bundled photos (credits in Resources/demo/CREDITS.md)
+            \(base)/media/chelsea.png?row=7      a bundled photo with a row's number drawn over it (a JPEG)
 
             """
         return Reply(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
-    /// The species the list shows: the fixtures, then the demo cases when asked for.
-    var speciesCount: Int { data.species.count + (configuration.demoCases ? data.demoCases.count : 0) }
+    /// The species and demo cases the list shows: the fixtures, then the demo cases when asked for.
+    var namedCount: Int { data.species.count + (configuration.demoCases ? data.demoCases.count : 0) }
+
+    /// The rows of the species list: the named ones, then numbered specimens up to `Configuration.rows`.
+    var speciesCount: Int { max(namedCount, configuration.rows) }
+
+    /// The title of the numbered specimen in row `row` (from 1).
+    static func specimenName(row: Int) -> String { "Specimen \(row)" }
+
+    /// The row of a numbered specimen's title, if it is one the list has.
+    func specimenRow(named name: String) -> Int? {
+        guard name.hasPrefix("Specimen "), let row = Int(name.dropFirst("Specimen ".count)),
+              row > namedCount, row <= speciesCount else { return nil }
+        return row
+    }
 
     private func speciesJSON(at index: Int, base: String) -> JSONValue {
         let api = base + "/api/"
+        if index >= namedCount {
+            let row = index + 1
+            return [
+                "name": .string(Self.specimenName(row: row)), "classification": "numbered specimen",
+                "designation": .string("row \(row) of \(speciesCount): its picture carries the number \(row)"),
+                "average_height": "n/a", "skin_colors": "n/a", "hair_colors": "n/a", "eye_colors": "n/a",
+                "average_lifespan": "n/a", "homeworld": nil, "language": "n/a", "people": [], "films": [],
+                "created": "2025-01-01T00:00:00.000Z", "edited": "2025-01-01T00:00:00.000Z",
+                "url": .string(api + "species/\(row)/"),
+            ]
+        }
         if index >= data.species.count {
             let demoCase = data.demoCases[index - data.species.count]
             return [
@@ -147,12 +180,21 @@ final class DemoHandler: Sendable {
             "Heading": "", "Image": "", "ImageHeight": 0, "ImageIsLogo": 0, "ImageWidth": 0, "Infobox": "",
             "Redirect": "", "RelatedTopics": [], "Results": [], "Type": "", "meta": nil,
         ]
-        func picture(_ media: DemoData.Media) {
-            answer["Image"] = .string("/media/\(media.file)")
+        func picture(_ media: DemoData.Media, row: Int? = nil) {
+            answer["Image"] = .string("/media/\(media.file)" + (row.map { "?row=\($0)" } ?? ""))
             answer["AbstractSource"] = .string("scikit-image sample data, \(media.licence)")
             answer["AbstractURL"] = "https://scikit-image.org"
         }
-        if let species = data.species.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+        let pictures = data.pictures
+        if let row = specimenRow(named: name) {
+            answer["Heading"] = .string(name)
+            answer["Type"] = "A"
+            answer["Entity"] = "specimen"
+            answer["AbstractText"] = .string("\(name): a numbered row of the demo; its picture carries the number \(row).")
+            answer["Abstract"] = answer["AbstractText"]
+            picture(pictures[(row - 1) % pictures.count], row: row)
+        } else if let index = data.species.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            let species = data.species[index]
             answer["Heading"] = .string(species.name)
             answer["Type"] = "A"
             answer["Entity"] = "species"
@@ -161,9 +203,9 @@ final class DemoHandler: Sendable {
                                              + "(SWAPI record \(species.pk)); the picture is a stand-in from the demo.")
             answer["Abstract"] = answer["AbstractText"]
             // One species in five has no picture, as many real answers have none.
+            // The picture carries the species' row number (its place in the list).
             if species.pk % 5 != 0 {
-                let pictures = data.pictures
-                picture(pictures[(species.pk - 1) % pictures.count])
+                picture(pictures[(species.pk - 1) % pictures.count], row: index + 1)
             } else {
                 answer["AbstractSource"] = "ThumbTable demo server"
             }
@@ -174,12 +216,16 @@ final class DemoHandler: Sendable {
                      "value": species.fields["language"] ?? "", "wiki_order": 1],
                 ], "meta": []]
             }
-        } else if let demoCase = data.demoCases.first(where: { $0.name == name }) {
+        } else if let caseIndex = data.demoCases.firstIndex(where: { $0.name == name }) {
+            let demoCase = data.demoCases[caseIndex]
             answer["Heading"] = .string(demoCase.name)
             answer["Type"] = "A"
             answer["AbstractText"] = .string(demoCase.note)
             answer["Abstract"] = .string(demoCase.note)
-            if let file = demoCase.image, let media = data.media.first(where: { $0.file == file }) { picture(media) }
+            // A real photo carries the case's row number; the broken files are served as they are.
+            if let file = demoCase.image, let media = data.media.first(where: { $0.file == file }) {
+                picture(media, row: pictures.contains { $0.file == file } ? data.species.count + caseIndex + 1 : nil)
+            }
         }
         return .json(.object(answer))
     }
@@ -227,7 +273,17 @@ final class DemoHandler: Sendable {
         return Reply(status: 200, headers: ["Content-Type": "image/png", "Cache-Control": "max-age=86400"], body: png)
     }
 
-    private func media(_ file: String) -> Reply {
+    /// A bundled photo as it is, or with a row's number drawn over it (`?row=N`, a JPEG, for the real pictures only:
+    /// the test files stay as broken as they are).
+    private func media(_ file: String, row: Int?) -> Reply {
+        if let row {
+            guard row >= 1, row <= 1_000_000, data.pictures.contains(where: { $0.file == file }) else {
+                return .notFound("Only the bundled photos are numbered, for rows 1 to 1000000.")
+            }
+            guard let jpeg = numberedPhotos.jpeg(file: file, number: row) else { return .notFound() }
+            return Reply(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "max-age=86400"],
+                         body: jpeg)
+        }
         guard data.media.contains(where: { $0.file == file }),
               let bytes = FileManager.default.contents(atPath: data.mediaDirectory.appendingPathComponent(file).path)
         else { return .notFound() }

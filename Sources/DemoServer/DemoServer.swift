@@ -16,15 +16,20 @@ public final class DemoServer: Sendable {
         public var jitter: Duration
         /// Extra time a list page (species, photos) takes, on top of `latency`.
         public var pageDelay: Duration
-        /// The share of requests (0...1) that fail: half with a 500, half with a connection reset mid-body.
+        /// The share of URLs (0...1) that fail: half with a 500, half with a connection reset mid-body. A failing
+        /// picture fails three times in a row (more than the client's automatic retries), a failing page or lookup
+        /// once; after that they answer, so `r` repairs what failed.
         public var failRate: Double
         /// Seeds every draw: the same seed gives each request for a URL the same delay and fault, run after run.
         public var seed: UInt64
         /// Appends the demo cases (hostile, long and wide titles, missing and broken images) to the species list.
         public var demoCases: Bool
+        /// How many rows the species list has in all: numbered specimens follow the species (and the demo cases) up
+        /// to it. At most the species (and cases) when smaller.
+        public var rows: Int
 
         public init(port: UInt16 = 0, latency: Duration = .zero, jitter: Duration = .zero, pageDelay: Duration = .zero,
-                    failRate: Double = 0, seed: UInt64 = 1, demoCases: Bool = false) {
+                    failRate: Double = 0, seed: UInt64 = 1, demoCases: Bool = false, rows: Int = 0) {
             self.port = port
             self.latency = latency
             self.jitter = jitter
@@ -32,6 +37,7 @@ public final class DemoServer: Sendable {
             self.failRate = failRate
             self.seed = seed
             self.demoCases = demoCases
+            self.rows = rows
         }
     }
 

@@ -30,12 +30,15 @@ public struct FaultPlan: Sendable {
         self.seed = seed
     }
 
-    /// What happens to the `attempt`-th request (from 1) for `key` (the path and query).
-    public func decide(key: String, attempt: Int) -> Decision {
+    /// What happens to the `attempt`-th request (from 1) for `key` (the path and query). Whether a URL fails is drawn
+    /// once for the URL: a failing one fails its first `failingAttempts` requests, so that a client's automatic
+    /// retries can be outlasted and the failure seen, and answers after that.
+    public func decide(key: String, attempt: Int, failingAttempts: Int = 1) -> Decision {
         var random = SplitMix64(seed: seed ^ Self.fnv1a(key) &+ UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
         let delay = latency + jitter * random.nextFraction()
-        let draw = random.nextFraction()
-        let fault: Fault = draw < failRate ? (random.next() & 1 == 0 ? .serverError : .resetMidBody) : .none
+        var perURL = SplitMix64(seed: seed ^ Self.fnv1a(key))
+        let failing = perURL.nextFraction() < failRate && attempt <= failingAttempts
+        let fault: Fault = failing ? (random.next() & 1 == 0 ? .serverError : .resetMidBody) : .none
         return Decision(delay: delay, fault: fault)
     }
 

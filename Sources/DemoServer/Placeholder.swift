@@ -6,10 +6,12 @@ enum Placeholder {
     /// The largest side the server draws.
     static let maxSize = 2000
 
-    /// Parses `92c952` (or `fff`) into a colour.
+    /// Parses `92c952` (or `fff`) into a colour. Five digits (`8e973`, as some jsonplaceholder photos have) are
+    /// read as six with a leading zero, the number they stand for.
     static func color(hex: String) -> PNGEncoder.Color? {
         var digits = Substring(hex)
         if digits.count == 3 { digits = Substring(digits.flatMap { [$0, $0] }) }
+        if digits.count == 5 { digits = "0" + digits }
         guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         return PNGEncoder.Color(r: UInt8(value >> 16), g: UInt8(value >> 8 & 0xFF), b: UInt8(value & 0xFF))
     }
@@ -23,23 +25,8 @@ enum Placeholder {
     /// A PNG `size` pixels square in `background`, with `text` (digits) across the middle.
     static func png(size: Int, background: PNGEncoder.Color, text: String) throws -> [UInt8] {
         var indices = [UInt8](repeating: 0, count: size * size)
-        let glyphs = text.compactMap { digitGlyphs[$0] }
-        if !glyphs.isEmpty {
-            // Each glyph is 3x5 units with one unit between glyphs; the text takes at most 80% of the width and
-            // half the height.
-            let unitsWide = glyphs.count * 4 - 1
-            let scale = max(1, min(size * 8 / 10 / unitsWide, size / 2 / 5))
-            let left = (size - unitsWide * scale) / 2, top = (size - 5 * scale) / 2
-            for (g, glyph) in glyphs.enumerated() {
-                for (row, bits) in glyph.enumerated() {
-                    for column in 0..<3 where bits & (0b100 >> column) != 0 {
-                        let x0 = left + (g * 4 + column) * scale, y0 = top + row * scale
-                        for y in max(0, y0)..<min(size, y0 + scale) {
-                            for x in max(0, x0)..<min(size, x0 + scale) { indices[y * size + x] = 1 }
-                        }
-                    }
-                }
-            }
+        for square in DigitLayout(text: text, width: size, height: size).squares {
+            for y in square.rows { for x in square.columns { indices[y * size + x] = 1 } }
         }
         return try PNGEncoder.indexed(width: size, height: size, palette: [background, contrasting(background)],
                                       indices: indices)

@@ -62,6 +62,8 @@ public struct JSONAPISource: ItemSource {
         let fetched = try await PageFetcher(timeout: timeout).json(pageURL)
         var page = try parsePage(fetched.json, at: cursor, url: pageURL)
         page.notes = fetched.notes + page.notes
+        // json-server's and many REST APIs' total, when the server sends it.
+        page.totalCount = fetched.reply.header("X-Total-Count").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         return page
     }
 

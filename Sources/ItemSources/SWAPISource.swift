@@ -148,8 +148,10 @@ public struct SWAPISource: ItemSource {
     /// The item with its picture and attribution from the lookup, or a field saying why it has none.
     static func attach(_ result: Result<InstantAnswerLookup.Answer, ItemSourceError>, to item: Item) -> Item {
         var item = item
+        item.imageLookupFailure = nil
         switch result {
         case .failure(let error):
+            item.imageLookupFailure = error.message
             item.fields.append(Item.Field("Image", "lookup failed: \(error.message)"))
         case .success(let answer):
             item.fields.append(Item.Field("Image lookup", answer.url.absoluteString))

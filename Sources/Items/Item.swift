@@ -13,9 +13,12 @@ public struct Item: Sendable, Hashable, Identifiable {
     public var thumbnailURL: URL?
     /// Who the picture is from, shown under the row ("Image from ...").
     public var attribution: String?
+    /// Why the lookup of the picture failed, for a source that asks a second server for it (SWAPI's Instant
+    /// Answers): an item without an image URL and with this failed to find its picture, rather than having none.
+    public var imageLookupFailure: String?
 
     public init(id: String, title: String, subtitle: String = "", fields: [Field] = [], imageURL: URL? = nil,
-                thumbnailURL: URL? = nil, attribution: String? = nil) {
+                thumbnailURL: URL? = nil, attribution: String? = nil, imageLookupFailure: String? = nil) {
         self.id = id
         self.title = title
         self.subtitle = subtitle
@@ -23,6 +26,7 @@ public struct Item: Sendable, Hashable, Identifiable {
         self.imageURL = imageURL
         self.thumbnailURL = thumbnailURL
         self.attribution = attribution
+        self.imageLookupFailure = imageLookupFailure
     }
 
     /// The URL a row's thumbnail is loaded from.

@@ -31,7 +31,8 @@ extension TableController {
         frame.draw(body, x: 0, y: listLayout.listTop)
         if rows >= 4 {
             HeaderLine(sourceName: source.name, list: list, selection: viewport.selection,
-                       detailItem: detail?.itemIndex, showingPageFailure: pageFailure != nil, theme: theme)
+                       detailItem: detail?.itemIndex, showingPageFailure: pageFailure != nil, theme: theme,
+                       followingEnd: isFollowingEnd)
                 .draw(into: &frame)
             frame.fill(x: 0, y: rows - 2, width: columns, height: 1, with: Cell(" ", style: theme.footer))
             frame.put(TextWrap.truncate(" " + source.attribution, width: columns), x: 0, y: rows - 2,

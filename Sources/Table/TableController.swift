@@ -50,7 +50,8 @@ public final class TableController {
         self.listLayout = ListLayout(sizing: configuration.sizing, mode: configuration.layout)
         self.pages = PageLoader(source: source)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
-                                      prefetches: configuration.prefetch, counters: counters, changed: changes)
+                                      prefetches: configuration.prefetch, counters: counters, changed: changes,
+                                      policy: configuration.slotBinding)
         self.batch = BatchPrefetch(loader: loader, changed: changes)
     }
 
@@ -155,11 +156,30 @@ public final class TableController {
         changed()
     }
 
-    /// Selects the last row (in the grid, the last cell, not the last line's cell in the selected column).
+    /// Selects the last row (in the grid, the last cell, not the last line's cell in the selected column), and
+    /// keeps selecting the last row as further pages arrive until the list ends (`isFollowingEnd`; any key stops it).
     public func goEnd() {
+        selectLastRow()
+        switch list.status {
+        case .more, .loading: isFollowingEnd = true
+        case .end, .failed: isFollowingEnd = false
+        }
+        changed()
+    }
+
+    /// Whether `goEnd` is following the end of the list as pages arrive.
+    public private(set) var isFollowingEnd = false
+
+    /// Stops following the end of the list (a key was pressed); the selection stays where it is.
+    public func stopFollowingEnd() {
+        guard isFollowingEnd else { return }
+        isFollowingEnd = false
+        changed()
+    }
+
+    private func selectLastRow() {
         arrange { $0.end(count: $1, height: $2, rowHeight: $3) }
         viewport.selection = max(0, displayCount - 1)
-        changed()
     }
 
     /// Selects a row and shows it at the top (a benchmark's starting point).
@@ -449,6 +469,14 @@ public final class TableController {
             if let notes = list.append(page) { status = notes }
         case .failure(let error):
             list.status = .failed(message: String(describing: error), cursor: cursor)
+        }
+        if isFollowingEnd {
+            selectLastRow()
+            // The next page is asked for by `update()`, as for any viewport at the last loaded row.
+            switch list.status {
+            case .more, .loading: break
+            case .end, .failed: isFollowingEnd = false
+            }
         }
         changed()
     }

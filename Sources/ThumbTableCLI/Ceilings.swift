@@ -24,6 +24,8 @@ enum Ceiling {
     static let cellAspect = 0.1...10.0
     /// Milliseconds for the demo server's `--latency`, `--jitter` and `--page-delay` (a minute).
     static let demoDelayMS = 60_000
+    /// The demo catalogue's `--rows` (the demo server numbers pictures up to a million).
+    static let demoRows = 1_000_000
 
     /// Checks that `value`, given as `option`, lies in `range`; the message names the value, the range and the unit.
     /// (nan and infinity are in no range, so they get the same message.)

@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import DemoServer
 import Foundation
@@ -11,31 +12,90 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Browse the embedded demo (the default): SWAPI species served on 127.0.0.1, with pictures.",
         discussion: """
             Starts the demo server in-process and browses its SWAPI-shaped species through the same client as \
-            `thumbtable swapi`, each row's picture found by an Instant-Answer-shaped lookup. After the 37 species \
-            come demo cases: a long title, wide characters, a title full of escape sequences, a row without an \
-            image, a truncated JPEG and a file that is not an image.
+            `thumbtable swapi`, each row's picture found by an Instant-Answer-shaped lookup and carrying the row's \
+            number, so a picture in the wrong row shows at once. After the 37 species come demo cases (rows 38-43): \
+            a long title, wide characters, a title full of escape sequences, a row without an image, a truncated \
+            JPEG and a file that is not an image; then numbered specimens up to --rows.
             """)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var server: DemoServerOptions
 
-    @Option(parsing: .unconditional, help: "The demo server's port (0: any free port).")
-    var port = 0
+    @Option(parsing: .unconditional,
+            help: "The demo server's port (0: any free port). By default \(Self.stablePort), or any free one when taken.")
+    var port: Int?
+
+    @Option(parsing: .unconditional,
+            help: "The rows of the demo catalogue: the species and demo cases, then numbered specimens (at most \(Ceiling.demoRows)).")
+    var rows = 2000
+
+    /// The port the demo listens on unless told: the same every run, so its pictures' URLs are too and the disk
+    /// cache serves them on the next launch. One above `serve-demo`'s, so both can run.
+    static let stablePort = 8738
+
+    @Flag(help: """
+        Split the screen: the naive table (no cancel on reuse, no generation check: the bug on purpose) beside \
+        ThumbTable, scrolled together over the same seeded delays.
+        """)
+    var compare = false
+
+    @Flag(help: "Scroll by itself on a script drawn from --seed, then print the counters and exit (a key stops it).")
+    var autoplay = false
+
+    @Option(parsing: .unconditional, help: "How fast the autoplay plays: 2 is twice as fast (0.1 to 50).")
+    var autoplaySpeed = 1.0
+
+    @Option(parsing: .unconditional, help: "How many runs of moves the autoplay plays (1 to 200).")
+    var autoplayLength = 14
 
     static let attribution =
         "All images from the demo server's Instant Answers: scikit-image sample data (public domain, CC0, BSD)"
 
-    func validate() throws { try DemoServerOptions.checkPort(port) }
+    func validate() throws {
+        if let port { try DemoServerOptions.checkPort(port) }
+        try Ceiling.check(rows, "--rows", in: 0...Ceiling.demoRows, then: "the species and demo cases are 43 rows")
+        try Ceiling.check(autoplaySpeed, "--autoplay-speed", in: 0.1...50, then: "2 plays twice as fast")
+        try Ceiling.check(autoplayLength, "--autoplay-length", in: 1...200)
+        if (compare || autoplay) && display.printing.print {
+            throw ValidationError("--print shows one still screen; it cannot be used with --compare or --autoplay")
+        }
+    }
+
+    /// The demo's catalog on a running demo server.
+    static func source(on demo: DemoServer) -> SWAPISource {
+        SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL, name: "Demo catalog",
+                    attribution: attribution)
+    }
 
     @MainActor
     func run() async throws {
-        let demo = try await server.start(port: port, demoCases: true)
-        let source = SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL,
-                                 name: "Demo catalog", attribution: Self.attribution)
-        // The server's port changes every run, so its images would only fill the disk cache; keep it unless a
-        // folder is named.
-        var display = self.display
-        if display.cacheDir == nil { display.noDiskCache = true }
+        let demo: DemoServer
+        if let port {
+            demo = try await server.start(port: port, demoCases: true, rows: rows)
+        } else {
+            // Another demo may hold the usual port: this one then runs on any, its pictures fetched anew.
+            do {
+                demo = try await server.start(port: Self.stablePort, demoCases: true, rows: rows)
+            } catch {
+                demo = try await server.start(port: 0, demoCases: true, rows: rows)
+            }
+        }
+        if compare || autoplay {
+            var generator = SplitMix64(seed: server.seed)
+            let script = autoplay ? AutoplayScript(phases: autoplayLength, using: &generator) : nil
+            let server = self.server, rows = self.rows
+            var show = DemoShow(display: display, seed: server.seed, autoplay: script?.playing(atSpeed: autoplaySpeed))
+            // The naive side's server: the same options and seed as ThumbTable's, on any free port.
+            if compare { show.startNaiveServer = { try await server.start(port: 0, demoCases: true, rows: rows) } }
+            do {
+                try await show.run(ours: demo)
+            } catch {
+                await demo.stop()
+                throw error
+            }
+            return await demo.stop()
+        }
+        let source = Self.source(on: demo)
         do {
             try await BrowsingSession(options: display).run(source: source)
         } catch {

@@ -36,20 +36,21 @@ struct DemoServerOptions: ParsableArguments {
         try Ceiling.check(port, "--port", in: 0...Int(UInt16.max), then: "0 takes any free port")
     }
 
-    func configuration(port: UInt16, demoCases: Bool) -> DemoServer.Configuration {
+    func configuration(port: UInt16, demoCases: Bool, rows: Int = 0) -> DemoServer.Configuration {
         DemoServer.Configuration(port: port, latency: .milliseconds(latency), jitter: .milliseconds(jitter),
                                  pageDelay: .milliseconds(pageDelay), failRate: failRate, seed: seed,
-                                 demoCases: demoCases)
+                                 demoCases: demoCases, rows: rows)
     }
 
     /// Starts the server on the bundled data; errors are messages for the user.
-    func start(port: Int, demoCases: Bool) async throws -> DemoServer {
+    func start(port: Int, demoCases: Bool, rows: Int = 0) async throws -> DemoServer {
         guard let directory = DemoResources.directory else {
             throw ValidationError("the bundled demo data (Resources/demo) was not found next to the executable")
         }
         do {
             return try await DemoServer.start(dataDirectory: directory,
-                                              configuration: configuration(port: UInt16(port), demoCases: demoCases))
+                                              configuration: configuration(port: UInt16(port), demoCases: demoCases,
+                                                                            rows: rows))
         } catch {
             throw ValidationError("\(error)")
         }

@@ -121,7 +121,7 @@ import Testing
         #expect(await waiter.until { table.items.count >= 40 })
         let lines = table.nextFrame().lines
         #expect(lines.count == 100)
-        #expect(lines[0].hasSuffix("loaded "))
+        #expect(lines[0].hasSuffix("loaded, 500 in all "))
         #expect(lines[98].contains("All images from the test"))
         // The rows reach down to the footer: the last list lines hold a row's text or thumbnail.
         #expect(lines[94...96].contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty })

@@ -107,15 +107,23 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         for c in reversed ? all.reversed() : all { c.resume() }
     }
 
+    /// Lets the waiting loads of these URLs finish, the others wait on: a test decides which results come late.
+    /// Returns false when none was waiting.
+    @discardableResult
+    public func release(_ urls: Set<URL>) -> Bool {
+        let chosen = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+            let (now, later) = (waiting.filter { urls.contains($0.url) }, waiting.filter { !urls.contains($0.url) })
+            waiting = later
+            return now.map(\.continuation)
+        }
+        for c in chosen { c.resume() }
+        return !chosen.isEmpty
+    }
+
     /// Lets the waiting loads of one URL finish. Returns false when none was waiting.
     @discardableResult
     public func release(_ url: URL) -> Bool {
-        let released = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
-            defer { waiting.removeAll { $0.url == url } }
-            return waiting.filter { $0.url == url }.map(\.continuation)
-        }
-        for c in released { c.resume() }
-        return !released.isEmpty
+        release(Set([url]))
     }
 
     /// The picture the fake draws for a URL: `#N` on the first line, then dots.

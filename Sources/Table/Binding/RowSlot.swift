@@ -20,10 +20,14 @@ public final class RowSlot {
     public private(set) var event: Event = .free
     /// Loads cancelled because the slot was reused or reloaded before they finished.
     public private(set) var cancellations = 0
+    /// The item whose load produced the picture shown (nil: none shown): another than `boundItem` is a wrong picture.
+    public private(set) var paintedItem: Int?
     private var task: Task<Void, Never>?
     private let counters: SlotCounters
     private let log: SlotLog
     private let changed: ChangeSignal
+    /// `.safe` everywhere but the naive side of `demo --compare`.
+    private let policy: SlotBindingPolicy
 
     /// What last happened to a slot, in the words the overlay shows. A picture on screen says where it came from
     /// (from memory, from disk, downloaded), or "painted" when the loader did not say.
@@ -45,11 +49,12 @@ public final class RowSlot {
         }
     }
 
-    init(id: Int, counters: SlotCounters, log: SlotLog, changed: ChangeSignal) {
+    init(id: Int, counters: SlotCounters, log: SlotLog, changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
         self.id = id
         self.counters = counters
         self.log = log
         self.changed = changed
+        self.policy = policy
     }
 
     /// Whether a load is under way (so reusing the slot cancels it).
@@ -59,8 +64,9 @@ public final class RowSlot {
     /// - Returns: whether a load was under way and got cancelled.
     @discardableResult
     func prepareForReuse() -> Bool {
-        let cancelled = task != nil
-        task?.cancel()
+        // The naive policy leaves the old load running: its late result is the bug `demo --compare` shows.
+        let cancelled = task != nil && policy.cancelsOnReuse
+        if cancelled { task?.cancel() }
         task = nil
         if cancelled {
             cancellations += 1
@@ -68,6 +74,7 @@ public final class RowSlot {
         }
         event = cancelled ? .cancelled : .free
         thumbnail = .none
+        paintedItem = nil
         boundItem = nil
         imageURL = nil
         return cancelled
@@ -84,9 +91,16 @@ public final class RowSlot {
         }
     }
 
+    /// Shows that the bound row's picture could not be looked up (it has no URL to load).
+    func showLookupFailure(_ reason: String) {
+        thumbnail = .lookupFailed(reason)
+        event = .failed
+    }
+
     /// Shows the bound row's picture at once: the loader had it in memory.
     func show(_ picture: CellBuffer) {
         thumbnail = .loaded(picture)
+        paintedItem = boundItem
         event = .fromMemory
         if let boundItem { log.add(slot: id, SlotLog.row(boundItem) + " from memory") }
     }
@@ -117,13 +131,16 @@ public final class RowSlot {
 
     /// Applies a finished load if the slot is still bound the way it was when the load started.
     private func apply(_ state: ThumbnailState, origin: ThumbnailOrigin?, generation: Int, item: Int) {
-        guard generation == bindingGeneration, !Task.isCancelled else {
+        guard generation == bindingGeneration || !policy.checksGeneration, !Task.isCancelled else {
             counters.staleResultsDropped += 1
             log.add(slot: id, "late picture for \(SlotLog.row(item)) dropped")
+            // Nothing on the rows changes, but the overlay's counters and log do.
+            changed.send()
             return
         }
         // Cannot happen while the generation check holds; counted so tests and --stats-file can prove it.
         if boundItem != item { counters.wrongPaints += 1 }
+        paintedItem = item
         thumbnail = state
         task = nil
         if case .failed(let reason) = state {

@@ -18,12 +18,16 @@ public final class SlotPool {
     private var slotForItem: [Int: RowSlot] = [:]
     private var lastUse: [Int: UInt64] = [:]
     private var clock: UInt64 = 0
+    /// How the slots guard against late results: `.safe` but on the naive side of `demo --compare`.
+    let policy: SlotBindingPolicy
 
-    init(margin: Int, counters: SlotCounters, log: SlotLog = SlotLog(), changed: ChangeSignal) {
+    init(margin: Int, counters: SlotCounters, log: SlotLog = SlotLog(), changed: ChangeSignal,
+         policy: SlotBindingPolicy = .safe) {
         self.margin = margin
         self.counters = counters
         self.log = log
         self.changed = changed
+        self.policy = policy
     }
 
     /// The slot bound to an item, if any.
@@ -42,7 +46,7 @@ public final class SlotPool {
         let wanted = Set(visible.map(\.index))
         // The pool holds the rows on screen plus a margin; a resize does not shrink it, so slots are not churned.
         while slots.count < visible.count + margin {
-            slots.append(RowSlot(id: slots.count, counters: counters, log: log, changed: changed))
+            slots.append(RowSlot(id: slots.count, counters: counters, log: log, changed: changed, policy: policy))
         }
         var bound: [RowSlot] = []
         for (index, url) in visible {

@@ -19,6 +19,8 @@ public struct ListState: Sendable {
     public private(set) var items: [Item] = []
     public internal(set) var status: Status
     public private(set) var pagesLoaded = 0
+    /// How many items the whole list has, when the source says (SWAPI's `count`, `X-Total-Count`): the latest page's.
+    public private(set) var total: Int?
     /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
     public private(set) var filter = ""
     /// The items matching the filter, by index in `items`; nil without a filter.
@@ -68,6 +70,7 @@ public struct ListState: Sendable {
         let start = items.count
         items.append(contentsOf: page.items)
         pagesLoaded += 1
+        if let count = page.totalCount { total = count }
         if !filter.isEmpty {
             filtered?.append(contentsOf: (start..<items.count).filter {
                 items[$0].title.localizedCaseInsensitiveContains(filter)

@@ -10,6 +10,8 @@ struct HeaderLine {
     var detailItem: Int?
     var showingPageFailure: Bool
     var theme: Theme
+    /// Whether G is following the end of the list as pages arrive.
+    var followingEnd = false
 
     func draw(into frame: inout CellBuffer) {
         let width = frame.width
@@ -27,12 +29,19 @@ struct HeaderLine {
             position = list.filter.isEmpty
                 ? "row \(row) of \(loaded) loaded"
                 : "row \(row) of \(itemCount) matching, \(loaded) loaded"
+            if let total = list.total, total != loaded { position += ", \(total) in all" }
+            if followingEnd { position += " · following the end" }
         }
         let name = " ThumbTable · " + sourceName
         // A narrow screen gets the short form, so the program's name still shows.
         if name.displayWidth + position.displayWidth + 2 > width, itemCount > 0, detailItem == nil,
            !showingPageFailure {
-            position = "\(min(selection + 1, itemCount))/\(itemCount)"
+            // The shortest form leaves out the total and the following, to keep " ThumbTable" whole.
+            let short = "\(min(selection + 1, itemCount))/\(itemCount)"
+            let total = list.total.map { $0 != loaded ? "/\($0)" : "" } ?? ""
+            let forms = [(followingEnd ? "following " : "") + short + total, short + total, short]
+            let program = " ThumbTable ".displayWidth
+            position = forms.first { width - $0.displayWidth - 2 >= program } ?? short
         }
         let positionWidth = position.displayWidth
         frame.put(TextWrap.truncate(name, width: max(0, width - positionWidth - 2)), x: 0, y: 0, style: theme.header)

@@ -16,6 +16,16 @@ struct ThumbnailView {
             buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
             buffer.put(String(Spinner.frame(tick)), x: x + box.columns / 2, y: y + box.rows / 2,
                        style: theme.placeholder)
+        case .failed where state.isLookupFailure:
+            // Not a picture that failed to load: no picture was found to load. r looks it up again.
+            buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
+            let label = box.columns >= 13 ? "lookup failed" : box.columns >= 6 ? "lookup" : "?"
+            let top = y + box.rows / 2 - (box.rows > 2 ? 1 : 0)
+            buffer.put(label, x: x + (box.columns - label.count) / 2, y: top, style: theme.failure)
+            if box.rows > 2 {
+                let hint = box.columns >= 10 ? "r: retry" : "r"
+                buffer.put(hint, x: x + (box.columns - hint.count) / 2, y: top + 1, style: theme.placeholder)
+            }
         case .failed:
             buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
             buffer.put(unicode ? "✗" : "x", x: x + box.columns / 2, y: y + box.rows / 2 - (box.rows > 2 ? 1 : 0),
