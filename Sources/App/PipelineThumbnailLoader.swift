@@ -34,4 +34,12 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
     public func warm(_ url: URL, size: CellSize) async throws {
         _ = try await pipeline.thumbnail(request(url, size), priority: .batch).value()
     }
+
+    public func download(of url: URL) -> DownloadStanding? {
+        switch pipeline.downloadProgress(of: url) {
+        case .waiting: .waiting
+        case .receiving(let bytes): .receiving(bytes: bytes)
+        case nil: nil
+        }
+    }
 }

@@ -53,8 +53,10 @@ public actor ImagePipeline {
     let processing: ImageProcessing
 
     /// The render jobs, one per request, and the downloads, one per URL.
-    let renderJobs = JobPool<ThumbnailRequest, CellBuffer>()
+    let renderJobs = JobPool<ThumbnailRequest, RenderedThumbnail>()
     let downloadJobs = JobPool<URL, LoadedData>()
+    /// How far each download under way has got, for `downloadProgress(of:)`.
+    nonisolated let underWay = DownloadsUnderWay()
     /// The requests being awaited for each URL, with how many callers await each: a download is as urgent as the
     /// most urgent of them (see `priority(of:)`), found without scanning every job.
     var renderRequestsByURL: [URL: [ThumbnailRequest: Int]] = [:]

@@ -73,7 +73,8 @@ import Testing
 
 /// Everything of a table that composing a frame could write, read through what the table shows of itself: the
 /// layout (with its cache of row heights), the viewport, the scrolled texts' `TextScroll`s (with the extents the
-/// keys scroll within), the detail pane's image, every slot, the counters, the notes and the list's status.
+/// keys scroll within), the detail pane's image, every slot, the counters, the reuse overlay's log, the notes and the
+/// list's status.
 @MainActor
 struct ObservedTable: Equatable {
     var layout: ListLayout
@@ -85,6 +86,7 @@ struct ObservedTable: Equatable {
     var failureScroll: TextScroll?
     var slots: [String]
     var counters: SlotCounters.Snapshot
+    var log: [String]
     var status: String?
     var listStatus: TableController.ListStatus
     var items: Int
@@ -103,6 +105,7 @@ struct ObservedTable: Equatable {
                 + "\(slot.imageURL?.lastPathComponent ?? "-") \(slot.thumbnail.isLoading)"
         }
         counters = table.slotCounters
+        log = table.pool.log.entries
         status = table.status
         listStatus = table.listStatus
         items = table.items.count

@@ -97,7 +97,7 @@ import Testing
         table.update()
         // The first row's slot now draws a row three screens down; its load was cancelled at 40 KB.
         let moved = log.entries.first { $0.hasPrefix("slot \(first?.id ?? -1): row 1 → ") }
-        #expect(moved?.hasSuffix(", cancelled load of images/0.png, 40 KB received") == true, "\(log.entries)")
+        #expect(moved?.hasSuffix(", cancelled images/0.png, 40 KB received") == true, "\(log.entries)")
         if let first, let row = first.boundItem {
             #expect(moved?.contains("row 1 → row \(row + 1),") == true)
         }
@@ -110,6 +110,16 @@ import Testing
         #expect(log.entries.count == log.capacity)
         let newest = table.visibleRows.compactMap(table.itemIndex(forRow:)).last.map { "row \($0 + 1)" }
         #expect(log.entries.last?.contains(newest ?? "?") == true, "\(log.entries.suffix(3))")
+    }
+
+    @Test func aCancelledLoadSaysWhereItsDownloadStood() throws {
+        let url = try #require(URL(string: "http://127.0.0.1:8080/id/150/120/90/5.jpg"))
+        #expect(SlotLog.cancelled(url, standing: .receiving(bytes: 40 * 1024)) == "cancelled id/…/5.jpg, 40 KB received")
+        #expect(SlotLog.cancelled(url, standing: .receiving(bytes: 0)) == "cancelled id/…/5.jpg before any byte")
+        #expect(SlotLog.cancelled(url, standing: .waiting) == "cancelled id/…/5.jpg waiting for a connection")
+        #expect(SlotLog.cancelled(url, standing: nil) == "cancelled id/…/5.jpg")
+        let hostile = try #require(URL(string: "http://127.0.0.1/a/%1B%5D52;c;AAAA%07.png"))
+        #expect(!SlotLog.cancelled(hostile, standing: nil).unicodeScalars.contains { $0.value < 0x20 })
     }
 
     /// A loader whose loads run on after their slot cancelled them (as a naive loader's would), so their results
@@ -206,8 +216,9 @@ import Testing
                        "caches ", "latest "] {
             #expect(panel.contains(needed), "\(needed)")
         }
-        // Half the list area or ten lines: rows stay in sight above the panel.
+        // Half the list area or twelve lines: rows stay in sight above the panel.
         let top = lines.firstIndex { $0.contains("Reuse overlay") } ?? 0
-        #expect(top - table.listTop >= table.listHeight - 10)
+        #expect(top - table.listTop >= table.listHeight - 12)
+        #expect(lines[table.listTop..<top].contains { $0.hasSuffix("slot 0") })
     }
 }

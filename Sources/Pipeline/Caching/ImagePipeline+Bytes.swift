@@ -1,3 +1,4 @@
+import Cells
 import Foundation
 import LocalFiles
 
@@ -11,23 +12,25 @@ extension ImagePipeline {
         var fromDisk: Bool
     }
 
-    /// The bytes of a URL: from memory, from disk, or by joining or starting its download.
-    func bytes(for url: URL, skippingDisk: Bool = false) async throws -> (LoadedData, fromDisk: Bool) {
+    /// The bytes of a URL: from memory, from disk, or by joining or starting its download; with whether they
+    /// came from the disk cache (now or before they were kept in memory) and where they came from this time.
+    func bytes(for url: URL, skippingDisk: Bool = false) async throws
+        -> (LoadedData, fromDisk: Bool, origin: ThumbnailOrigin) {
         if let cached = downloads.value(for: url), !(skippingDisk && cached.fromDisk) {
             counters.add(\.memoryHits)
-            return (cached.data, cached.fromDisk)
+            return (cached.data, cached.fromDisk, .memory)
         }
         if !skippingDisk, let diskCache, let entry = await diskEntry(url, in: diskCache) {
             counters.add(\.diskHits)
             let data = entry.loadedData
             downloads.set(CachedBytes(data: data, fromDisk: true), for: url, cost: data.bytes.count + 64)
-            return (data, true)
+            return (data, true, .disk)
         }
         // A render job waits for the download as the least urgent subscriber: the download's priority comes from
         // the render jobs of its URL (see `priority(of:)`).
         let (subscription, joined) = downloadJobs.subscribe(url, priority: .prefetch) { try await self.download(url) }
         if joined { counters.add(\.coalesced) }
-        return (try await subscription.value(), false)
+        return (try await subscription.value(), false, .network)
     }
 
     /// Keeps freshly downloaded bytes in memory and on disk.

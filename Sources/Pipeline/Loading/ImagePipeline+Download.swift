@@ -11,13 +11,16 @@ extension ImagePipeline {
         var retry = 0
         // A retry has had its turns: it takes no slot from an equal, and gives its own to none.
         var turnsLost = 0
+        defer { underWay.ended(url) }
         while true {
             try Task.checkCancellation()
+            underWay.waiting(url)
             let slot = try await acquireDownloadSlot(for: url, turnsLost: turnsLost)
             guard !Task.isCancelled, let activity = downloadQueue.running[slot]?.activity else {
                 releaseDownloadSlot(slot)
                 throw CancellationError()
             }
+            underWay.receiving(url, tally)
             counters.downloadStarted()
             let loader = self.loader, limits = configuration.limits
             // Its own task, so that preempting it leaves this download (and its subscribers) waiting for a slot.
@@ -57,6 +60,12 @@ extension ImagePipeline {
                 throw error
             }
         }
+    }
+
+    /// Where the download of `url` stands, if one is under way: waiting for a slot, or the bytes its attempt has
+    /// received. Answers at once, from any thread.
+    public nonisolated func downloadProgress(of url: URL) -> DownloadProgress? {
+        underWay.progress(of: url)
     }
 
     /// A download is as urgent as the most urgent request waiting for its URL.

@@ -10,21 +10,31 @@ extension ImagePipeline {
         var target: PixelSize
     }
 
+    /// A rendered grid and where its picture came from this time (memory, disk or network).
+    struct RenderedThumbnail: Sendable {
+        var cells: CellBuffer
+        var origin: ThumbnailOrigin
+    }
+
     /// A request the rendered-grid cache could not answer: joins or starts its render job, counting the request.
+    /// Where the picture came from goes to the awaiting task's `ThumbnailLoadReport`, if it has one.
     func load(_ request: ThumbnailRequest, priority: RequestPriority) async throws -> CellBuffer {
+        let report = ThumbnailLoadReport.current
         // An equal request's job may have finished between `thumbnail`'s probe and this await: its grid is in memory
         // now, and rendering it again would only waste a render (it happened at start-up, when a slot and the
         // prefetch asked for the same thumbnail).
         if let cells = rendered.value(for: request) {
             counters.add(\.memoryHits)
+            report?.origin = .memory
             return cells
         }
         let counted = priority != .prefetch
         if counted { counters.add(\.requestsStarted) }
         do {
-            let cells = try await joinRenderJob(request, priority: priority)
+            let thumbnail = try await joinRenderJob(request, priority: priority)
             if counted { counters.add(\.requestsCompleted) }
-            return cells
+            report?.origin = thumbnail.origin
+            return thumbnail.cells
         } catch is CancellationError {
             counters.add(counted ? \.requestsCancelled : \.prefetchesCancelled)
             throw CancellationError()
@@ -34,7 +44,8 @@ extension ImagePipeline {
         }
     }
 
-    private func joinRenderJob(_ request: ThumbnailRequest, priority: RequestPriority) async throws -> CellBuffer {
+    private func joinRenderJob(_ request: ThumbnailRequest,
+                               priority: RequestPriority) async throws -> RenderedThumbnail {
         let (subscription, joined) = renderJobs.subscribe(request, priority: priority) {
             try await self.makeThumbnail(request)
         }
@@ -51,10 +62,11 @@ extension ImagePipeline {
         return try await subscription.value()
     }
 
-    private func makeThumbnail(_ request: ThumbnailRequest) async throws -> CellBuffer {
+    private func makeThumbnail(_ request: ThumbnailRequest) async throws -> RenderedThumbnail {
         let key = BitmapKey(url: request.url, target: processing.decodeTarget(request))
         let image: DecodedImage
         let fit: PictureFit
+        let origin: ThumbnailOrigin
         // A decode's memory stays reserved until its bitmap is rendered: a huge bitmap waiting for its render holds
         // as much as one being decoded.
         var reserved = 0
@@ -62,15 +74,16 @@ extension ImagePipeline {
         if let cached = bitmapInMemory(for: request, key: key) {
             counters.add(\.memoryHits)
             (image, fit) = cached
+            origin = .memory
         } else {
-            (image, fit, reserved) = try await decodedImage(request)
+            ((image, fit, reserved), origin) = try await decodedImage(request)
             bitmaps.set(image, for: key, cost: image.bitmap.pixels.count + 64)
         }
         try Task.checkCancellation()
         let cells = await Self.render(image, fit, request, with: processing)
         counters.add(\.renders)
         rendered.set(cells, for: request, cost: cells.cells.count * MemoryLayout<Cell>.stride + 64)
-        return cells
+        return RenderedThumbnail(cells: cells, origin: origin)
     }
 
     /// A decoded bitmap in memory that draws this request without enlarging it: the request's own (same URL and
@@ -99,18 +112,19 @@ extension ImagePipeline {
 
     /// Downloads (or reads from a cache) and decodes. A disk cache entry that does not decode is discarded and the
     /// image is fetched again, so a damaged cache file is never drawn.
-    private func decodedImage(_ request: ThumbnailRequest) async throws -> Decoded {
-        let (data, fromDisk) = try await bytes(for: request.url)
+    private func decodedImage(_ request: ThumbnailRequest) async throws -> (Decoded, ThumbnailOrigin) {
+        let (data, fromDisk, origin) = try await bytes(for: request.url)
         try Task.checkCancellation()
         do {
-            return try await Self.decode(data.bytes, for: request, with: processing, counters: counters)
+            return (try await Self.decode(data.bytes, for: request, with: processing, counters: counters), origin)
         } catch PipelineError.decode where fromDisk {
             counters.add(\.diskEntriesDiscarded)
             diskCache?.remove(request.url)
             downloads.removeValue(for: request.url)
-            let (fresh, _) = try await bytes(for: request.url, skippingDisk: true)
+            let (fresh, _, freshOrigin) = try await bytes(for: request.url, skippingDisk: true)
             try Task.checkCancellation()
-            return try await Self.decode(fresh.bytes, for: request, with: processing, counters: counters)
+            return (try await Self.decode(fresh.bytes, for: request, with: processing, counters: counters),
+                    freshOrigin)
         }
     }
 

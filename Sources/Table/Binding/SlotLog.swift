@@ -38,11 +38,13 @@ public final class SlotLog {
         (old.map(row) ?? "free") + (TerminalText.unicodeAvailable ? " → " : " -> ") + row(new)
     }
 
-    /// "cancelled load of id/…/5, 40 KB received": what a slot cancelled and where its download stood.
+    /// "cancelled id/…/5, 40 KB received": what a slot cancelled and where its download stood, short enough for
+    /// a log line on 80 columns.
     nonisolated static func cancelled(_ url: URL, standing: DownloadStanding?) -> String {
-        let what = "cancelled load of " + shortURL(url)
+        let what = "cancelled " + shortURL(url)
         switch standing {
-        case .waiting: return what + " (waiting for a connection)"
+        case .waiting: return what + " waiting for a connection"
+        case .receiving(0): return what + " before any byte"
         case .receiving(let n): return what + ", " + bytes(n) + " received"
         case nil: return what
         }

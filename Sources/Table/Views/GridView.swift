@@ -13,7 +13,7 @@ struct GridView {
     var pool: SlotPool
     var theme: Theme
     var tick: Int
-    /// Whether each cell shows the slot drawing it at the right of its caption (while the reuse overlay is on).
+    /// Whether each cell shows the slot drawing it at its top right (while the reuse overlay is on).
     var showsSlots = false
 
     func draw(width: Int, height: Int) -> CellBuffer {
@@ -45,9 +45,10 @@ struct GridView {
             }
         }
         buffer.put(caption, x: x + 1, y: y + box.rows, style: style, maxWidth: box.columns)
+        // At the picture's top right, not by the caption: the overlay's panel covers the bottom of the screen.
         if showsSlots, let slot = pool.slot(forItem: index) {
             let tag = ReuseOverlayView.tag(slot)
-            buffer.put(tag, x: x + 1 + max(0, box.columns - tag.displayWidth), y: y + box.rows,
+            buffer.put(tag, x: x + 1 + max(0, box.columns - tag.displayWidth), y: y,
                        style: ReuseOverlayView.tagStyle(theme), maxWidth: box.columns)
         }
     }

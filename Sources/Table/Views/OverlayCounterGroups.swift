@@ -37,18 +37,18 @@ struct OverlayCounterGroups: Equatable {
         Known(group: "network", name: "downloads_started", words: "downloads"),
         Known(group: "network", name: "downloads_cancelled", words: "cancelled", under: "downloads_started"),
         Known(group: "network", name: "downloads_preempted", words: "preempted", under: "downloads_started"),
-        Known(group: "network", name: "max_downloads_in_flight", words: "most at once", under: "downloads_started"),
+        Known(group: "network", name: "max_downloads_in_flight", words: "in flight at most", under: "downloads_started"),
         Known(group: "network", name: "bytes_downloaded", words: "received", bytes: true),
         Known(group: "network", name: "bytes_discarded", words: "wasted", bytes: true, under: "bytes_downloaded"),
         Known(group: "network", name: "retries", words: "retries"),
-        Known(group: "network", name: "prefetches_started", words: "prefetches"),
-        Known(group: "network", name: "prefetches_cancelled", words: "cancelled", under: "prefetches_started"),
         Known(group: "caches", name: "memory_hits", words: "memory hits"),
         Known(group: "caches", name: "disk_hits", words: "disk hits"),
         Known(group: "caches", name: "disk_entries_discarded", words: "bad", under: "disk_hits"),
         Known(group: "caches", name: "coalesced", words: "joined"),
         Known(group: "caches", name: "decodes", words: "decodes"),
         Known(group: "caches", name: "renders", words: "renders"),
+        Known(group: "caches", name: "prefetches_started", words: "prefetches"),
+        Known(group: "caches", name: "prefetches_cancelled", words: "cancelled", under: "prefetches_started"),
     ]
 
     /// The group names in the order they are shown.

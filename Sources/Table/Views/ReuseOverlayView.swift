@@ -29,7 +29,7 @@ struct ReuseOverlayView {
     }
 
     /// The width of the labels in the left column ("network ").
-    private static let labelWidth = 12
+    private static let labelWidth = 9
 
     /// The panel's sections, each as lines `width` columns wide, from the most to the least needed: the title, the
     /// correctness line, the legend, the counters, the log and the slots. `draw` keeps what fits.
@@ -73,24 +73,26 @@ struct ReuseOverlayView {
         }
     }
 
-    /// The lines that fit in `room` lines, in the order drawn: the log keeps at least three lines (or all it has)
-    /// before the slots are listed, which they are only whole (the rows' tags show the slots anyway), and the log
-    /// gets the rest, its newest entries.
+    /// The lines that fit in `room` lines, in the order drawn. The title, the correctness line and the legend come
+    /// first; then the log keeps at least three lines (or all it has), the counters take what they need of the
+    /// rest, the slots are listed only whole (the rows' tags show the slots anyway), and the log gets what is left,
+    /// its newest entries.
     func fitted(width: Int, room: Int) -> [Line] {
         let s = sections(width: width)
-        let head = [s.title, s.correctness] + s.legend + s.counters
-        let left = max(0, room - head.count)
-        let logFirst = min(s.log.count, min(left, 3))
+        let head = Array(([s.title, s.correctness] + s.legend).prefix(room))
+        let logFirst = min(s.log.count, 3, room - head.count)
+        let counters = s.counters.prefix(room - head.count - logFirst)
+        let left = room - head.count - counters.count
         let slots = s.slots.count <= left - logFirst ? s.slots : []
         let logCount = min(s.log.count, left - slots.count)
-        return Array(head.prefix(room)) + slots + Self.labelled(s.log.suffix(logCount))
+        return head + counters + slots + Self.labelled(s.log.suffix(logCount))
     }
 
-    /// Draws the panel over the bottom of the list area (`top`, `height` lines): at most half of it, or ten lines
-    /// when half is less, so rows stay in sight above it.
+    /// Draws the panel over the bottom of the list area (`top`, `height` lines): at most half of it, or twelve
+    /// lines when half is less (on 80x24, two rows stay in sight above it).
     func draw(into frame: inout CellBuffer, top: Int, height listHeight: Int) {
         let width = frame.width
-        let cap = max(listHeight / 2, min(listHeight, 10))
+        let cap = max(listHeight / 2, min(listHeight - 2, 12))
         let everything = lines(width: width).count
         let height = min(cap, everything)
         guard width >= 20, height >= 2 else { return }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// The reuse overlay in a real terminal (tmux), on the embedded demo with slow pictures: scrolling fast while they
+/// load rebinds slots that are still loading, and the overlay shows it: each row tagged with its slot, and the log
+/// saying which slot moved from which row to which and the load it cancelled.
+@Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
+struct OverlayEndToEndTests {
+    /// Every request to the demo server waits 3 s: the first page arrives, then its pictures take 3 s more, time
+    /// enough to scroll away from rows whose pictures are still loading. No disk cache, so a picture kept by an
+    /// earlier run does not arrive at once.
+    static let slowDemo = ["demo", "--latency", "3000", "--jitter", "0", "--page-delay", "0", "--no-disk-cache",
+                           "--reuse-overlay"]
+
+    /// The slot tags at the rows' (or grid cells') edges: "slot 3", not the log's "slot 3:" nor the title's.
+    static func slotTags(_ lines: [String]) -> [Int] {
+        lines.flatMap { line in
+            line.matches(of: /slot (\d+)(?= |$)/).compactMap { Int($0.1) }
+        }
+    }
+
+    /// The list on 80x24 and the grid on 60x24, sized so that the first page (10 rows) has more rows than the
+    /// screen has slots (those on screen and 4 more): paging down rebinds slots whose pictures are still loading.
+    @Test(arguments: [("list", 80), ("grid", 60)])
+    func scrollingFastShowsSlotsAtTheRowsAndTheirCancelledLoadsInTheLog(layout: String, columns: Int) async throws {
+        let size = layout == "list" ? ["--thumb-size", "12x5"] : []
+        let tmux = try TmuxSession(Self.slowDemo + ["--layout", layout] + size, columns: columns, rows: 24)
+        defer { tmux.close() }
+        let first = try await tmux.waitFor("the first rows, tagged with their slots, pictures loading") { lines in
+            lines.first?.contains("row 1 of") == true && Self.slotTags(lines).count >= 2
+        }
+        #expect(first.contains { $0.contains("Reuse overlay · s hides") })
+        #expect(first.contains { $0.contains("wrong_paints 0 (must stay 0)") })
+        #expect(first.contains { $0.contains("state: loading · painted from memory/disk or downloaded") })
+
+        // Away before the pictures arrive: the slots of the first rows are rebound, their loads cancelled.
+        for _ in 0..<3 { try tmux.send("PageDown") }
+        let scrolled = try await tmux.waitFor("a log line of a slot moving and cancelling its load") { lines in
+            lines.contains { $0.contains(/slot \d+: row \d+ → row \d+, cancelled/) }
+        }
+        #expect(!Self.slotTags(scrolled).isEmpty, "the rows on screen still show their slots")
+        let moved = try #require(scrolled.first { $0.contains(", cancelled") })
+        #expect(moved.contains(/cancelled \S+/), "the log names the picture: \(moved)")
+
+        // When the pictures arrive, none is painted into a row that did not ask for it.
+        let settled = try await tmux.waitFor("the pictures of the rows on screen", timeout: .seconds(30)) { lines in
+            lines.contains { $0.contains(" downloaded") || $0.contains(" from memory") }
+        }
+        #expect(settled.contains { $0.contains("wrong_paints 0 (must stay 0)") })
+        try tmux.send("s")
+        try await tmux.waitFor("the overlay hidden, and the slots' tags with it") { lines in
+            !lines.contains { $0.contains("Reuse overlay") } && Self.slotTags(lines).isEmpty
+        }
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+}
