@@ -92,12 +92,18 @@ public final class App {
     public func autoplay(_ steps: [AutoplayScript.Step]) {
         autoplay = Autoplay(steps: steps, press: { [weak self] key in _ = self?.dispatch(.key(key)) },
                             redraw: { [weak self] in self?.setNeedsFrame() }) { [weak self] outcome in
-            if outcome == .finished { self?.quit(status: 0) }
+            if outcome != .stopped { self?.quit(status: 0) }
         }
     }
 
-    /// Whether the autoplay (if any) played to its end.
-    public var autoplayFinished: Bool { autoplay?.outcome == .finished }
+    /// How the autoplay (if any) ended, in the summary's words: played to the end, and whether the screen settled.
+    public var autoplayEnding: String {
+        switch autoplay?.outcome {
+        case .finished: "played to the end"
+        case .unsettled: "played to the end, pictures still loading \(Autoplay.settleTimeout) later"
+        case .stopped, nil: "stopped by a key"
+        }
+    }
 
     private func resizeTables() {
         if let split {

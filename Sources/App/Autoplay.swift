@@ -7,8 +7,10 @@ import Terminal
 @MainActor
 final class Autoplay {
     enum Outcome: Sendable, Equatable {
-        /// Every step was played and the screen settled (or the wait for it ran out).
+        /// Every step was played and the screen settled.
         case finished
+        /// Every step was played, but pictures or a page were still loading when the wait for them ran out.
+        case unsettled
         /// A key stopped it; the user goes on by hand.
         case stopped
     }
@@ -65,7 +67,7 @@ final class Autoplay {
         timer = nil
         guard outcome == nil else { return }
         // The wait for the pictures has a bound: a dead server must not keep the demo running.
-        if isSettling { return end(.finished) }
+        if isSettling { return end(.unsettled) }
         guard let step = steps.popFirst() else {
             isSettling = true
             schedule(after: Self.settleTimeout)

@@ -35,6 +35,7 @@ struct CompareEndToEndTests {
         let text = lines.joined(separator: "\n")
         #expect(text.contains("autoplay, seed 7"), "\(text)")
         #expect(text.contains("played to the end"), "\(text)")
+        #expect(!text.contains("still loading"), "the pictures on screen loaded before the summary:\n\(text)")
         let figures = summary(lines)
         let wrong = try #require(figures["wrong_paints"], "\(text)")
         #expect(wrong.count == 2)
