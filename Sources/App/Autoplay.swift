@@ -1,8 +1,9 @@
 import Dispatch
 import Terminal
 
-/// Plays an `AutoplayScript` on a timer on the main queue: each step's key is pressed (on both halves of
-/// `demo --compare`, as a user's key is), then the next waits for the step's pause. After the last step it waits for the screen to settle
+/// Plays an `AutoplayScript` on a timer on the main queue, from the first frame that has rows to scroll (the first
+/// page arrived on every table): each step's key is pressed (on both halves of `demo --compare`, as a user's key
+/// is), then the next waits for the step's pause. After the last step it waits for the screen to settle
 /// (every picture on screen loaded or failed), at most `settleTimeout`, and then says it finished.
 @MainActor
 final class Autoplay {
@@ -37,19 +38,23 @@ final class Autoplay {
         self.ended = ended
     }
 
-    func start() {
-        schedule(after: .zero)
-    }
 
     /// Stops before the end (a key): the tables stay where they are.
     func stop() {
         end(.stopped)
     }
 
-    /// Called after each frame: finishes once the script is played and the screen shows all it will.
-    func frameDrawn(settled: Bool) {
+    /// Called after each frame: starts once the first page is on screen (keys pressed before would move nothing),
+    /// and finishes once the script is played and the screen shows all it will.
+    func frameDrawn(hasRows: Bool, settled: Bool) {
+        if !started, hasRows {
+            started = true
+            schedule(after: .zero)
+        }
         if isSettling, settled { end(.finished) }
     }
+
+    private var started = false
 
     private func schedule(after delay: Duration) {
         let timer = DispatchSource.makeTimerSource(queue: .main)

@@ -111,7 +111,8 @@ public final class RowSlot {
         if boundItem != item { counters.wrongPaints += 1 }
         paintedItem = item
         thumbnail = state
-        task = nil
+        // A naive late result leaves the current binding's load (if any) running and in hand.
+        if generation == bindingGeneration { task = nil }
         if case .failed = state { event = .failed } else { event = .painted }
         changed.send()
     }
