@@ -68,7 +68,6 @@ public final class App {
         for table in tables { table.onChange { [weak self] in self?.setNeedsFrame() } }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
-        autoplay?.start()
         drawFrame()
         let status = await withCheckedContinuation { continuation in
             if let exitStatus {
@@ -87,17 +86,23 @@ public final class App {
     /// Every table on screen: ThumbTable's, and the naive one beside it under `demo --compare`.
     private var tables: [TableController] { split?.tables ?? [table] }
 
-    /// Plays `steps` on every table once `run()` starts (`demo --autoplay`); at the end, once the pictures on screen
+    /// Plays `steps` on every table once the first page is on screen (`demo --autoplay`); at the end, once the pictures on screen
     /// loaded, the app quits with status 0. Any key stops it, and the user goes on by hand.
     public func autoplay(_ steps: [AutoplayScript.Step]) {
         autoplay = Autoplay(steps: steps, press: { [weak self] key in _ = self?.dispatch(.key(key)) },
                             redraw: { [weak self] in self?.setNeedsFrame() }) { [weak self] outcome in
-            if outcome == .finished { self?.quit(status: 0) }
+            if outcome != .stopped { self?.quit(status: 0) }
         }
     }
 
-    /// Whether the autoplay (if any) played to its end.
-    public var autoplayFinished: Bool { autoplay?.outcome == .finished }
+    /// How the autoplay (if any) ended, in the summary's words: played to the end, and whether the screen settled.
+    public var autoplayEnding: String {
+        switch autoplay?.outcome {
+        case .finished: "played to the end"
+        case .unsettled: "played to the end, pictures still loading \(Autoplay.settleTimeout) later"
+        case .stopped, nil: "stopped by a key"
+        }
+    }
 
     private func resizeTables() {
         if let split {
@@ -217,7 +222,8 @@ public final class App {
             terminal.draw(table.frame())
         }
         updateSpinner()
-        autoplay?.frameDrawn(settled: tables.allSatisfy(\.isSettled))
+        autoplay?.frameDrawn(hasRows: !tables.contains(where: \.isWaitingForPage),
+                             settled: tables.allSatisfy(\.isSettled))
     }
 
     private func updateSpinner() {

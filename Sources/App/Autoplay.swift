@@ -1,14 +1,17 @@
 import Dispatch
 import Terminal
 
-/// Plays an `AutoplayScript` on a timer on the main queue: each step's key is pressed (on both halves of
-/// `demo --compare`, as a user's key is), then the next waits for the step's pause. After the last step it waits for the screen to settle
+/// Plays an `AutoplayScript` on a timer on the main queue, from the first frame that has rows to scroll (the first
+/// page arrived on every table): each step's key is pressed (on both halves of `demo --compare`, as a user's key
+/// is), then the next waits for the step's pause. After the last step it waits for the screen to settle
 /// (every picture on screen loaded or failed), at most `settleTimeout`, and then says it finished.
 @MainActor
 final class Autoplay {
     enum Outcome: Sendable, Equatable {
-        /// Every step was played and the screen settled (or the wait for it ran out).
+        /// Every step was played and the screen settled.
         case finished
+        /// Every step was played, but pictures or a page were still loading when the wait for them ran out.
+        case unsettled
         /// A key stopped it; the user goes on by hand.
         case stopped
     }
@@ -35,19 +38,23 @@ final class Autoplay {
         self.ended = ended
     }
 
-    func start() {
-        schedule(after: .zero)
-    }
 
     /// Stops before the end (a key): the tables stay where they are.
     func stop() {
         end(.stopped)
     }
 
-    /// Called after each frame: finishes once the script is played and the screen shows all it will.
-    func frameDrawn(settled: Bool) {
+    /// Called after each frame: starts once the first page is on screen (keys pressed before would move nothing),
+    /// and finishes once the script is played and the screen shows all it will.
+    func frameDrawn(hasRows: Bool, settled: Bool) {
+        if !started, hasRows {
+            started = true
+            schedule(after: .zero)
+        }
         if isSettling, settled { end(.finished) }
     }
+
+    private var started = false
 
     private func schedule(after delay: Duration) {
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -65,7 +72,7 @@ final class Autoplay {
         timer = nil
         guard outcome == nil else { return }
         // The wait for the pictures has a bound: a dead server must not keep the demo running.
-        if isSettling { return end(.finished) }
+        if isSettling { return end(.unsettled) }
         guard let step = steps.popFirst() else {
             isSettling = true
             schedule(after: Self.settleTimeout)

@@ -10,7 +10,7 @@ public struct AutoplayScript: Sendable, Equatable {
         case down, up
         /// One screen down or up.
         case pageDown, pageUp
-        /// The last row (`G`).
+        /// The last row (`G`), following the pages as they arrive until another key.
         case end
 
         /// The key that makes the move.
@@ -55,8 +55,10 @@ public struct AutoplayScript: Sendable, Equatable {
                 add(.pageUp, count: Int.random(in: 2...6, using: &generator), pause: 40...100)
             }
         }
-        // It ends at the end of the list, where pages keep arriving.
+        // It ends at the end of the list, following the pages as they arrive, then stops following (one row up) so
+        // that the screen can settle.
         add(.end, count: 4, pause: 300...500)
+        add(.up, count: 1, pause: 0...0)
         self.steps = steps
     }
 

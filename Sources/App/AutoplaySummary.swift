@@ -41,21 +41,20 @@ public struct AutoplaySummary: Sendable, Equatable {
 
     public var seed: UInt64
     public var steps: Int
-    /// Whether the script played to its end (false: a key stopped it).
-    public var finished: Bool
+    /// How it ended: played to the end (and whether the screen settled), or stopped by a key.
+    public var ending: String
     public var sides: [Side]
 
-    public init(seed: UInt64, steps: Int, finished: Bool, sides: [Side]) {
+    public init(seed: UInt64, steps: Int, ending: String, sides: [Side]) {
         self.seed = seed
         self.steps = steps
-        self.finished = finished
+        self.ending = ending
         self.sides = sides
     }
 
     /// The summary as printed: a title line, then one line per counter with a column per side.
     public var text: String {
-        let how = finished ? "played to the end" : "stopped by a key"
-        var lines = ["autoplay, seed \(seed), \(steps) steps, \(how)"]
+        var lines = ["autoplay, seed \(seed), \(steps) steps, \(ending)"]
         let nameWidth = sides.first?.figures.map(\.name.count).max() ?? 0
         let columnWidth = max(12, (sides.map(\.name.count).max() ?? 0) + 2)
         func pad(_ text: String, _ width: Int, left: Bool = false) -> String {

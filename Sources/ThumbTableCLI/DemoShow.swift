@@ -68,7 +68,7 @@ struct DemoShow {
                     sides.append(.init(name: "naive", table: naiveTable, pipeline: pipelines.naive.counters.snapshot))
                 }
                 sides.append(.init(name: "ThumbTable", table: app.table, pipeline: pipelines.ours.counters.snapshot))
-                summary = AutoplaySummary(seed: seed, steps: autoplay.count, finished: app.autoplayFinished,
+                summary = AutoplaySummary(seed: seed, steps: autoplay.count, ending: app.autoplayEnding,
                                           sides: sides)
             }
         }

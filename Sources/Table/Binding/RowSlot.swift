@@ -142,7 +142,8 @@ public final class RowSlot {
         if boundItem != item { counters.wrongPaints += 1 }
         paintedItem = item
         thumbnail = state
-        task = nil
+        // A naive late result leaves the current binding's load (if any) running and in hand.
+        if generation == bindingGeneration { task = nil }
         if case .failed(let reason) = state {
             event = .failed
             log.add(slot: id, SlotLog.row(item) + " failed: " + TerminalText.visible(reason))
