@@ -70,7 +70,8 @@ public struct AutoplaySummary: Sendable, Equatable {
             // Both sides scrolled the same way over the same delays: what one downloaded beyond the other was spent
             // on pictures nobody was shown any more, or shown in the wrong row.
             let extra = sides[0].pipeline.bytesDownloaded - sides[1].pipeline.bytesDownloaded
-            lines.append("\(sides[0].name) downloaded \(extra) bytes more than \(sides[1].name) for the same scroll")
+            lines.append("\(sides[0].name) downloaded \(abs(extra)) bytes \(extra < 0 ? "fewer" : "more") than "
+                         + "\(sides[1].name) for the same scroll")
         }
         return lines.joined(separator: "\n") + "\n"
     }
