@@ -98,7 +98,9 @@ let package = Package(
         .testTarget(name: "ReuseSimulationTests", dependencies: [
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
-        .testTarget(name: "AppTests", dependencies: ["App", "Table", "Terminal", "Cells", "Items", "TestSupport"]),
+        .testTarget(name: "AppTests", dependencies: [
+            "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer",
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",

@@ -13,7 +13,13 @@ import Terminal
 @MainActor
 public final class App {
     private let terminal: Terminal
+    /// ThumbTable's table; under `demo --compare`, the right half.
     public let table: TableController
+    /// The naive table beside it under `demo --compare`, or nil.
+    private let split: SplitScreen?
+    private var autoplay: Autoplay?
+    /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
+    public var onQuit: (@MainActor () -> Void)?
     private var needsFrame = false
     private var spinnerTimer: DispatchSourceTimer?
     private var finish: CheckedContinuation<Int32, Never>?
@@ -28,15 +34,29 @@ public final class App {
     ///   - colors: the colours asked for (--color, NO_COLOR); the terminal draws them within what it shows.
     ///   - loader: makes the thumbnail loader, given the number of colours the table is drawn with and whether the
     ///     terminal can show Unicode (a non-UTF-8 locale cannot).
+    ///   - naive: for `demo --compare`, the source and loader of the naive table shown beside ThumbTable's (its
+    ///     slots bound with `SlotBindingPolicy.naive`, the bug on purpose).
     public init(source: any ItemSource, configuration: TableController.Configuration, colors: ColorRequest = .terminal,
+                naive: (source: any ItemSource, loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading)?
+                    = nil,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
         // A write to a socket the other end closed must fail with EPIPE, not end the program.
         signal(SIGPIPE, SIG_IGN)
         terminal = try Terminal(colors: colors)
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
-        table = TableController(source: source, loader: loader(terminal.colorCount, terminal.unicode),
-                                configuration: configuration)
+        let (colorCount, unicode) = (terminal.colorCount, terminal.unicode)
+        let table = TableController(source: source, loader: loader(colorCount, unicode), configuration: configuration)
+        self.table = table
+        if let naive {
+            var naiveConfiguration = configuration
+            naiveConfiguration.slotBinding = .naive
+            split = SplitScreen(naive: TableController(source: naive.source, loader: naive.loader(colorCount, unicode),
+                                                       configuration: naiveConfiguration),
+                                ours: table)
+        } else {
+            split = nil
+        }
         if let note = terminal.colorNote { table.say(note) }
     }
 
@@ -44,10 +64,11 @@ public final class App {
     ///
     /// The process then ends within `exitDeadline` whatever the caller's cleanup is waiting for (see `quit`).
     public func run() async -> Int32 {
-        table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
-        table.onChange { [weak self] in self?.setNeedsFrame() }
+        resizeTables()
+        for table in tables { table.onChange { [weak self] in self?.setNeedsFrame() } }
         terminal.startEvents { [weak self] events in self?.handle(events) }
-        table.start()
+        for table in tables { table.start() }
+        autoplay?.start()
         drawFrame()
         let status = await withCheckedContinuation { continuation in
             if let exitStatus {
@@ -56,8 +77,34 @@ public final class App {
                 finish = continuation
             }
         }
-        table.cancelAll()
+        for table in tables { table.cancelAll() }
         return status
+    }
+
+    /// The naive table of `demo --compare`, or nil.
+    public var naiveTable: TableController? { split?.naive }
+
+    /// Every table on screen: ThumbTable's, and the naive one beside it under `demo --compare`.
+    private var tables: [TableController] { split?.tables ?? [table] }
+
+    /// Plays `steps` on every table once `run()` starts (`demo --autoplay`); at the end, once the pictures on screen
+    /// loaded, the app quits with status 0. Any key stops it, and the user goes on by hand.
+    public func autoplay(_ steps: [AutoplayScript.Step]) {
+        autoplay = Autoplay(steps: steps, press: { [weak self] key in _ = self?.dispatch(.key(key)) },
+                            redraw: { [weak self] in self?.setNeedsFrame() }) { [weak self] outcome in
+            if outcome == .finished { self?.quit(status: 0) }
+        }
+    }
+
+    /// Whether the autoplay (if any) played to its end.
+    public var autoplayFinished: Bool { autoplay?.outcome == .finished }
+
+    private func resizeTables() {
+        if let split {
+            split.resize(columns: terminal.size.columns, rows: terminal.size.rows)
+        } else {
+            table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
+        }
     }
 
     /// Ends the process `delay` from now with `status`, on a thread of its own: the main queue and the cooperative
@@ -87,7 +134,7 @@ public final class App {
     }
 
     private func redrawAll() {
-        table.resize(columns: terminal.size.columns, rows: terminal.size.rows)
+        resizeTables()
         terminal.invalidate()
         drawFrame()
     }
@@ -101,6 +148,8 @@ public final class App {
     public func quit(status: Int32) {
         guard exitStatus == nil else { return }
         exitStatus = status
+        autoplay?.stop()
+        onQuit?()
         spinnerTimer?.cancel()
         spinnerTimer = nil
         terminal.restore()
@@ -125,7 +174,9 @@ public final class App {
             default:
                 break
             }
-            switch KeyBindings.handle(event, table: table, terminalSize: terminal.size) {
+            // A key (or a click) takes over from the autoplay.
+            if event != .resize { autoplay?.stop() }
+            switch dispatch(event) {
             case .quit(let status):
                 quit(status: status)
                 return
@@ -141,6 +192,12 @@ public final class App {
         setNeedsFrame()
     }
 
+    /// Hands an event to the table, or to both halves of the split screen.
+    private func dispatch(_ event: InputEvent) -> KeyBindings.Outcome {
+        split?.handle(event, terminalSize: terminal.size)
+            ?? KeyBindings.handle(event, table: table, terminalSize: terminal.size)
+    }
+
     /// Schedules one frame for the end of this turn of the main queue, however many changes ask for it.
     private func setNeedsFrame() {
         guard !needsFrame, exitStatus == nil else { return }
@@ -153,13 +210,18 @@ public final class App {
     private func drawFrame() {
         needsFrame = false
         guard exitStatus == nil else { return }
-        table.update()
-        terminal.draw(table.frame())
+        if let split {
+            terminal.draw(split.composeFrame(columns: terminal.size.columns, rows: terminal.size.rows))
+        } else {
+            table.update()
+            terminal.draw(table.frame())
+        }
         updateSpinner()
+        autoplay?.frameDrawn(settled: tables.allSatisfy(\.isSettled))
     }
 
     private func updateSpinner() {
-        if table.isAnimating {
+        if tables.contains(where: \.isAnimating) {
             guard spinnerTimer == nil else { return }
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100),
@@ -167,7 +229,7 @@ public final class App {
             timer.setEventHandler { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self else { return }
-                    self.table.advanceSpinner()
+                    for table in self.tables { table.advanceSpinner() }
                     self.setNeedsFrame()
                 }
             }

@@ -15,9 +15,13 @@ extension TableController {
         public var prefetch: Bool
         /// The list or the grid at the start (`v` switches).
         public var layout: LayoutMode
+        /// How slots guard against late results: `.safe`; `.naive` only for the naive side of `demo --compare`.
+        public var slotBinding: SlotBindingPolicy
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
-                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list) {
+                    slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list,
+                    slotBinding: SlotBindingPolicy = .safe) {
             self.layout = layout
+            self.slotBinding = slotBinding
             self.thumbnail = thumbnail
             self.theme = theme
             self.slotMargin = slotMargin

@@ -20,11 +20,13 @@ extension TableController {
         } else if let grid = listLayout.grid {
             let placed = grid.placedCells(viewport, height: listHeight, in: list)
             body = GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick).draw(width: columns, height: listHeight)
+                            theme: theme, tick: tick, showsSlots: showingReuseOverlay)
+                .draw(width: columns, height: listHeight)
         } else {
             let placed = listLayout.placedRows(viewport, in: list)
             body = ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick).draw(width: columns, height: listHeight)
+                            theme: theme, tick: tick, showsSlots: showingReuseOverlay)
+                .draw(width: columns, height: listHeight)
         }
         frame.draw(body, x: 0, y: listLayout.listTop)
         if rows >= 4 {
@@ -44,7 +46,7 @@ extension TableController {
                        mode: listLayout.mode, theme: theme).draw(into: &frame, y: rows - 1)
         }
         if showingReuseOverlay {
-            ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: theme)
+            ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: theme)
                 .draw(into: &frame, top: listLayout.listTop, height: listHeight)
         }
         if showingHelp { HelpView(theme: theme).draw(into: &frame, scroll: helpScroll) }

@@ -43,9 +43,11 @@ extension TableController {
         pool.counters.snapshot(slots: pool.slots.count)
     }
 
-    /// The reuse overlay's lines: one per slot, then the counters.
+    /// The reuse overlay's lines with room for all, at the screen's width: the title, `wrong_paints`, the legend,
+    /// the counters by group, the slots, and the latest events.
     public func reuseOverlayLines() -> [String] {
-        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, theme: configuration.theme).lines()
+        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries,
+                         theme: configuration.theme).lines(width: size.columns)
     }
 
     /// The key bindings, shown by `?`.

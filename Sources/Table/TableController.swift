@@ -50,7 +50,8 @@ public final class TableController {
         self.listLayout = ListLayout(sizing: configuration.sizing, mode: configuration.layout)
         self.pages = PageLoader(source: source)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
-                                      prefetches: configuration.prefetch, counters: counters, changed: changes)
+                                      prefetches: configuration.prefetch, counters: counters, changed: changes,
+                                      policy: configuration.slotBinding)
         self.batch = BatchPrefetch(loader: loader, changed: changes)
     }
 

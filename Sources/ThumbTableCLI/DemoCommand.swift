@@ -1,3 +1,4 @@
+import App
 import ArgumentParser
 import DemoServer
 import Foundation
@@ -36,6 +37,21 @@ struct DemoCommand: AsyncParsableCommand {
     /// cache serves them on the next launch. One above `serve-demo`'s, so both can run.
     static let stablePort = 8738
 
+    @Flag(help: """
+        Split the screen: the naive table (no cancel on reuse, no generation check: the bug on purpose) beside \
+        ThumbTable, scrolled together over the same seeded delays.
+        """)
+    var compare = false
+
+    @Flag(help: "Scroll by itself on a script drawn from --seed, then print the counters and exit (a key stops it).")
+    var autoplay = false
+
+    @Option(parsing: .unconditional, help: "How fast the autoplay plays: 2 is twice as fast (0.1 to 50).")
+    var autoplaySpeed = 1.0
+
+    @Option(parsing: .unconditional, help: "How many runs of moves the autoplay plays (1 to 200).")
+    var autoplayLength = 14
+
     static let attribution =
         "All images from the demo server's Instant Answers: scikit-image sample data (public domain, CC0, BSD)"
 
@@ -43,6 +59,17 @@ struct DemoCommand: AsyncParsableCommand {
         if let port { try DemoServerOptions.checkPort(port) }
         try Ceiling.check(rows, "--rows", in: 0...Ceiling.demoRows, then: "the species and demo cases are 43 rows")
         try Ceiling.check(pageSize, "--page-size", in: 1...Ceiling.pageItems)
+        try Ceiling.check(autoplaySpeed, "--autoplay-speed", in: 0.1...50, then: "2 plays twice as fast")
+        try Ceiling.check(autoplayLength, "--autoplay-length", in: 1...200)
+        if (compare || autoplay) && display.printing.print {
+            throw ValidationError("--print shows one still screen; it cannot be used with --compare or --autoplay")
+        }
+    }
+
+    /// The demo's catalog on a running demo server.
+    static func source(on demo: DemoServer) -> SWAPISource {
+        SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL, name: "Demo catalog",
+                    attribution: attribution)
     }
 
     @MainActor
@@ -58,8 +85,26 @@ struct DemoCommand: AsyncParsableCommand {
                 demo = try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
             }
         }
-        let source = SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL,
-                                 name: "Demo catalog", attribution: Self.attribution)
+        if compare || autoplay {
+            var generator = SplitMix64(seed: server.seed)
+            let script = autoplay ? AutoplayScript(phases: autoplayLength, using: &generator) : nil
+            let server = self.server, rows = self.rows, pageSize = self.pageSize
+            var show = DemoShow(display: display, seed: server.seed, autoplay: script?.playing(atSpeed: autoplaySpeed))
+            // The naive side's server: the same options and seed as ThumbTable's, on any free port.
+            if compare {
+                show.startNaiveServer = {
+                    try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
+                }
+            }
+            do {
+                try await show.run(ours: demo)
+            } catch {
+                await demo.stop()
+                throw error
+            }
+            return await demo.stop()
+        }
+        let source = Self.source(on: demo)
         do {
             try await BrowsingSession(options: display).run(source: source)
         } catch {

@@ -204,7 +204,7 @@ import Testing
         let (table, _) = await makeTable()
         press(.character("s"), on: table)
         #expect(table.showingReuseOverlay)
-        #expect(table.nextFrame().lines.joined().contains("Slots · s hides"))
+        #expect(table.nextFrame().lines.joined().contains("Reuse overlay · s hides"))
         press(.character("s"), on: table)
         #expect(!table.showingReuseOverlay)
     }

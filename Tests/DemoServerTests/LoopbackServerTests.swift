@@ -47,7 +47,7 @@ import Testing
             let path = request.path
             return LoopbackServer.Response(
                 status: 200, body: Array(repeating: 1, count: 4_000),
-                pacing: path == "/slow" ? .init(chunkSize: 100, interval: .milliseconds(20)) : nil,
+                pacing: path == "/slow" ? .init(chunkSize: 10, interval: .milliseconds(20)) : nil,
                 dropAfter: path == "/cut" ? 1_000 : nil, chunked: path == "/chunked",
                 stallAfter: path == "/stall" ? 500 : nil,
                 ended: { outcome in told.yield((path, outcome)) })
@@ -60,7 +60,8 @@ import Testing
         #expect(try await get("/whole").body.count == 4_000)
         #expect(try await get("/chunked").body.count == 4_000)
         await #expect(throws: HTTPFailure.self) { try await get("/cut") }
-        // 40 chunks 20 ms apart: the client gives up after 0.3 s, and the server's next write fails.
+        // 400 chunks 20 ms apart (8 s): the client gives up after 0.3 s, and the server's next write fails. (With
+        // 40 chunks, a loaded machine once let the client's timeout fire late enough for the answer to finish.)
         await #expect(throws: HTTPFailure.self) { try await get("/slow", timeout: .milliseconds(300)) }
         await #expect(throws: HTTPFailure.self) { try await get("/stall", timeout: .milliseconds(300)) }
 

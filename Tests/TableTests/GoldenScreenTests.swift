@@ -36,6 +36,18 @@ import Testing
         #expect(await waiter.until { !table.isAnimating }, "the screen kept loading")
     }
 
+    /// Like `settle`, with a gated loader whose loads are let finish one by one in the order of the slots, each
+    /// painted before the next: the reuse overlay's log then lists them in one order on every run.
+    func settleInOrder(_ table: TableController, _ waiter: ChangeWaiter, _ loader: FakeThumbnailLoader) async {
+        table.update()
+        while let slot = table.pool.slots.first(where: \.thumbnail.isLoading), let url = slot.imageURL {
+            #expect(await waiter.until { loader.pending.contains(url) })
+            loader.release(url)
+            #expect(await waiter.until { !slot.thumbnail.isLoading })
+        }
+        #expect(await waiter.until { !table.isAnimating }, "the screen kept loading")
+    }
+
     // MARK: The list
 
     @Test func listWithLoadedThumbnails() async throws {
@@ -115,9 +127,10 @@ import Testing
     }
 
     @Test func theGridAtTheEndWithAFailedPictureAndTheOverlay() async throws {
-        let (table, waiter) = await makeTable(FakeItemSource(count: 5), loader: FakeThumbnailLoader(failing: ["3.png"]))
+        let loader = FakeThumbnailLoader(gated: true, failing: ["3.png"])
+        let (table, waiter) = await makeTable(FakeItemSource(count: 5), loader: loader)
         table.toggleLayout()
-        await settle(table, waiter)
+        await settleInOrder(table, waiter, loader)
         table.goEnd()
         table.showCounters { [("requests_started", 5)] }
         table.toggleReuseOverlay()
@@ -160,10 +173,11 @@ import Testing
     }
 
     @Test func theReuseOverlay() async throws {
-        let (table, waiter) = await makeTable()
-        await settle(table, waiter)
+        let loader = FakeThumbnailLoader(gated: true)
+        let (table, waiter) = await makeTable(loader: loader)
+        await settleInOrder(table, waiter, loader)
         table.page(by: 1)
-        await settle(table, waiter)
+        await settleInOrder(table, waiter, loader)
         table.showCounters { [("requests_started", 7), ("bytes_discarded", 42)] }
         table.toggleReuseOverlay()
         try expectGolden("reuse-overlay", table.nextFrame())

@@ -45,7 +45,7 @@ import Testing
         let frame = table.nextFrame()
         #expect(!spinnerShown(frame), "the first screen comes back at once")
         #expect(frame.lines.joined(separator: "\n").contains("#0"))
-        #expect(first.allSatisfy { table.pool.slot(forItem: $0)?.event == .cached })
+        #expect(first.allSatisfy { table.pool.slot(forItem: $0)?.event == .fromMemory })
         #expect(loader.started.count == startedBefore, "nothing was loaded again")
     }
 
@@ -74,12 +74,12 @@ import Testing
         table.showCounters { [("bytes_discarded", 42)] }
         table.toggleReuseOverlay()
         let text = table.nextFrame().lines.joined(separator: "\n")
-        #expect(text.contains("Slots · s hides"))
-        #expect(text.contains("slot  row   gen  state"))
-        #expect(text.contains("wrong_paints"))
-        #expect(text.contains("bytes_discarded"))
+        #expect(text.contains("Reuse overlay · s hides"))
+        #expect(text.contains("wrong_paints 0"))
+        #expect(text.contains("bytes_discarded 42 B"), "a counter of the network group without its parent")
         let lines = table.reuseOverlayLines()
-        #expect(lines.count == 1 + table.pool.slots.count + 1 + table.overlayCounters.count)
+        #expect(lines.contains { $0.hasPrefix("slots") && $0.contains("0 row 1 loading") })
+        #expect(lines.contains { $0.hasPrefix("latest") && $0.contains("slot 0: free → row 1") })
     }
 
     @Test func batchPrefetchCountsProgressAndEscCancels() async {

@@ -107,6 +107,25 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
         for c in reversed ? all.reversed() : all { c.resume() }
     }
 
+    /// Lets the waiting loads of these URLs finish, the others wait on: a test decides which results come late.
+    /// Returns false when none was waiting.
+    @discardableResult
+    public func release(_ urls: Set<URL>) -> Bool {
+        let chosen = lock.withLock { () -> [CheckedContinuation<Void, any Error>] in
+            let (now, later) = (waiting.filter { urls.contains($0.url) }, waiting.filter { !urls.contains($0.url) })
+            waiting = later
+            return now.map(\.continuation)
+        }
+        for c in chosen { c.resume() }
+        return !chosen.isEmpty
+    }
+
+    /// Lets the waiting loads of one URL finish. Returns false when none was waiting.
+    @discardableResult
+    public func release(_ url: URL) -> Bool {
+        release(Set([url]))
+    }
+
     /// The picture the fake draws for a URL: `#N` on the first line, then dots.
     public static func picture(for url: URL, size: CellSize) -> CellBuffer {
         var buffer = CellBuffer(width: size.columns, height: size.rows, fill: Cell("."))

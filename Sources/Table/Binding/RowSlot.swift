@@ -20,28 +20,53 @@ public final class RowSlot {
     public private(set) var event: Event = .free
     /// Loads cancelled because the slot was reused or reloaded before they finished.
     public private(set) var cancellations = 0
+    /// The item whose load produced the picture shown (nil: none shown): another than `boundItem` is a wrong picture.
+    public private(set) var paintedItem: Int?
     private var task: Task<Void, Never>?
     private let counters: SlotCounters
+    private let log: SlotLog
     private let changed: ChangeSignal
+    /// `.safe` everywhere but the naive side of `demo --compare`.
+    private let policy: SlotBindingPolicy
 
-    /// What last happened to a slot.
-    public enum Event: String, Sendable {
-        case free, loading, cancelled, cached, painted, failed
+    /// What last happened to a slot, in the words the overlay shows. A picture on screen says where it came from
+    /// (from memory, from disk, downloaded), or "painted" when the loader did not say.
+    public enum Event: String, Sendable, CaseIterable {
+        case free, loading, cancelled, painted, failed
+        case fromMemory = "from memory"
+        case fromDisk = "from disk"
+        case downloaded
         case noImage = "no image"
+
+        /// A picture shown, from where it came.
+        init(origin: ThumbnailOrigin?) {
+            switch origin {
+            case .memory: self = .fromMemory
+            case .disk: self = .fromDisk
+            case .network: self = .downloaded
+            case nil: self = .painted
+            }
+        }
     }
 
-    init(id: Int, counters: SlotCounters, changed: ChangeSignal) {
+    init(id: Int, counters: SlotCounters, log: SlotLog, changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
         self.id = id
         self.counters = counters
+        self.log = log
         self.changed = changed
+        self.policy = policy
     }
+
+    /// Whether a load is under way (so reusing the slot cancels it).
+    public var isLoading: Bool { task != nil }
 
     /// Makes the slot ready for another row: cancels its task and forgets its picture.
     /// - Returns: whether a load was under way and got cancelled.
     @discardableResult
     func prepareForReuse() -> Bool {
-        let cancelled = task != nil
-        task?.cancel()
+        // The naive policy leaves the old load running: its late result is the bug `demo --compare` shows.
+        let cancelled = task != nil && policy.cancelsOnReuse
+        if cancelled { task?.cancel() }
         task = nil
         if cancelled {
             cancellations += 1
@@ -49,6 +74,7 @@ public final class RowSlot {
         }
         event = cancelled ? .cancelled : .free
         thumbnail = .none
+        paintedItem = nil
         boundItem = nil
         imageURL = nil
         return cancelled
@@ -74,7 +100,9 @@ public final class RowSlot {
     /// Shows the bound row's picture at once: the loader had it in memory.
     func show(_ picture: CellBuffer) {
         thumbnail = .loaded(picture)
-        event = .cached
+        paintedItem = boundItem
+        event = .fromMemory
+        if let boundItem { log.add(slot: id, SlotLog.row(boundItem) + " from memory") }
     }
 
     /// Awaits the bound row's load; its result is painted only if the slot is still bound the same way then.
@@ -84,9 +112,11 @@ public final class RowSlot {
         event = .loading
         counters.loadsStarted += 1
         let generation = bindingGeneration
+        let report = ThumbnailLoadReport()
         task = Task { [weak self] in
-            guard let state = await ThumbnailState.load(load) else { return }
-            self?.apply(state, generation: generation, item: index)
+            let state = await ThumbnailLoadReport.$current.withValue(report) { await ThumbnailState.load(load) }
+            guard let state else { return }
+            self?.apply(state, origin: report.origin, generation: generation, item: index)
         }
     }
 
@@ -100,16 +130,26 @@ public final class RowSlot {
     }
 
     /// Applies a finished load if the slot is still bound the way it was when the load started.
-    private func apply(_ state: ThumbnailState, generation: Int, item: Int) {
-        guard generation == bindingGeneration, !Task.isCancelled else {
+    private func apply(_ state: ThumbnailState, origin: ThumbnailOrigin?, generation: Int, item: Int) {
+        guard generation == bindingGeneration || !policy.checksGeneration, !Task.isCancelled else {
             counters.staleResultsDropped += 1
+            log.add(slot: id, "late picture for \(SlotLog.row(item)) dropped")
+            // Nothing on the rows changes, but the overlay's counters and log do.
+            changed.send()
             return
         }
         // Cannot happen while the generation check holds; counted so tests and --stats-file can prove it.
         if boundItem != item { counters.wrongPaints += 1 }
+        paintedItem = item
         thumbnail = state
         task = nil
-        if case .failed = state { event = .failed } else { event = .painted }
+        if case .failed(let reason) = state {
+            event = .failed
+            log.add(slot: id, SlotLog.row(item) + " failed: " + TerminalText.visible(reason))
+        } else {
+            event = Event(origin: origin)
+            log.add(slot: id, SlotLog.row(item) + " " + event.rawValue)
+        }
         changed.send()
     }
 }

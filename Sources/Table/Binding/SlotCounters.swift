@@ -38,7 +38,8 @@ public final class SlotCounters {
 
         /// The counts the reuse overlay and the stats file show, by the names they show them under.
         public var named: [(name: String, value: Int)] {
-            [("slots", slots), ("slot_reuses", slotReuses), ("stale_results_dropped", staleResultsDropped),
+            [("slots", slots), ("slot_reuses", slotReuses), ("loads_started", loadsStarted),
+             ("loads_cancelled", loadsCancelled), ("stale_results_dropped", staleResultsDropped),
              ("wrong_paints", wrongPaints)]
         }
     }

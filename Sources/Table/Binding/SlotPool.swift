@@ -10,17 +10,24 @@ import Foundation
 public final class SlotPool {
     public private(set) var slots: [RowSlot] = []
     public let counters: SlotCounters
+    /// The latest events of the slots, for the reuse overlay.
+    public let log: SlotLog
     /// Slots kept beyond the rows on screen, so a row just scrolled off keeps its picture for a moment.
     public let margin: Int
     private let changed: ChangeSignal
     private var slotForItem: [Int: RowSlot] = [:]
     private var lastUse: [Int: UInt64] = [:]
     private var clock: UInt64 = 0
+    /// How the slots guard against late results: `.safe` but on the naive side of `demo --compare`.
+    let policy: SlotBindingPolicy
 
-    init(margin: Int, counters: SlotCounters, changed: ChangeSignal) {
+    init(margin: Int, counters: SlotCounters, log: SlotLog = SlotLog(), changed: ChangeSignal,
+         policy: SlotBindingPolicy = .safe) {
         self.margin = margin
         self.counters = counters
+        self.log = log
         self.changed = changed
+        self.policy = policy
     }
 
     /// The slot bound to an item, if any.
@@ -30,13 +37,16 @@ public final class SlotPool {
 
     /// Binds slots to the rows on screen, in order: rows that already have a slot keep it (and its picture);
     /// the others take free or off-screen slots, whose old loads are cancelled.
+    /// - Parameter standing: where the download of a URL stands, asked of the loader when a slot cancels its load,
+    ///   so the log can say how far it had got.
     /// - Returns: the slots bound anew, in the order of the rows, for the binder to show or load their pictures.
-    func bind(visible: [(index: Int, imageURL: URL?)]) -> [RowSlot] {
+    func bind(visible: [(index: Int, imageURL: URL?)],
+              standing: (URL) -> DownloadStanding? = { _ in nil }) -> [RowSlot] {
         clock += 1
         let wanted = Set(visible.map(\.index))
         // The pool holds the rows on screen plus a margin; a resize does not shrink it, so slots are not churned.
         while slots.count < visible.count + margin {
-            slots.append(RowSlot(id: slots.count, counters: counters, changed: changed))
+            slots.append(RowSlot(id: slots.count, counters: counters, log: log, changed: changed, policy: policy))
         }
         var bound: [RowSlot] = []
         for (index, url) in visible {
@@ -45,12 +55,17 @@ public final class SlotPool {
                 continue
             }
             let slot = leastRecentlyUsed(excluding: wanted)
-            if let old = slot.boundItem {
+            let old = slot.boundItem
+            if let old {
                 slotForItem[old] = nil
                 counters.slotReuses += 1
             }
+            // Asked before the cancel, while the download still counts its bytes.
+            let cancelling = slot.isLoading ? slot.imageURL.map { ($0, standing($0)) } : nil
             slot.prepareForReuse()
             slot.bind(to: index, imageURL: url)
+            log.add(slot: slot.id, SlotLog.move(from: old, to: index)
+                    + (cancelling.map { ", " + SlotLog.cancelled($0.0, standing: $0.1) } ?? ""))
             slotForItem[index] = slot
             lastUse[slot.id] = clock
             bound.append(slot)
@@ -60,7 +75,7 @@ public final class SlotPool {
 
     /// Frees every slot (the list was replaced or the thumbnail size changed), cancelling their loads.
     func unbindAll() {
-        for slot in slots where slot.boundItem != nil { slot.prepareForReuse() }
+        for slot in slots where slot.boundItem != nil { free(slot) }
         slotForItem.removeAll()
     }
 
@@ -75,7 +90,14 @@ public final class SlotPool {
 
     /// Frees the slot bound to an item (the item changed), cancelling its load; the next update binds it anew.
     func unbind(item index: Int) {
-        slotForItem.removeValue(forKey: index)?.prepareForReuse()
+        if let slot = slotForItem.removeValue(forKey: index) { free(slot) }
+    }
+
+    /// Frees a slot, cancelling its load, and logs it if a load was cancelled.
+    private func free(_ slot: RowSlot) {
+        let item = slot.boundItem, url = slot.imageURL
+        guard slot.prepareForReuse(), let item, let url else { return }
+        log.add(slot: slot.id, SlotLog.row(item) + " freed, " + SlotLog.cancelled(url, standing: nil))
     }
 
     /// Whether any slot bound to one of these items is loading.

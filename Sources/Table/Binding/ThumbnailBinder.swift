@@ -23,11 +23,11 @@ final class ThumbnailBinder {
     private var paneImageGeneration = 0
 
     init(loader: any ThumbnailLoading, margin: Int, prefetches: Bool, counters: SlotCounters,
-         changed: ChangeSignal) {
+         changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
         self.loader = loader
         self.prefetches = prefetches
         self.changed = changed
-        self.pool = SlotPool(margin: margin, counters: counters, changed: changed)
+        self.pool = SlotPool(margin: margin, counters: counters, changed: changed, policy: policy)
     }
 
     private var counters: SlotCounters { pool.counters }
@@ -48,7 +48,7 @@ final class ThumbnailBinder {
             boundSize = size
         }
         let rows = visible.compactMap { row in list.itemIndex(forRow: row).map { ($0, list.items[$0].rowImageURL) } }
-        for slot in pool.bind(visible: rows) {
+        for slot in pool.bind(visible: rows, standing: loader.download(of:)) {
             guard let url = slot.imageURL else {
                 if let index = slot.boundItem, let failure = list.items[index].imageLookupFailure {
                     slot.showLookupFailure(failure)

@@ -16,6 +16,16 @@ public protocol ThumbnailLoading: Sendable {
     func removeFromCache(_ url: URL)
     /// Fetches a picture into the caches at batch priority, below the rows on screen (the `P` key).
     func warm(_ url: URL, size: CellSize) async throws
+    /// Where the download of `url` stands now, if one is under way: for the reuse overlay's log, read when a slot
+    /// cancels its load. Nil when none is under way (the picture comes from a cache, is being decoded, or the loader
+    /// does not say).
+    func download(of url: URL) -> DownloadStanding?
+}
+
+/// Where a download under way stands: waiting for a connection, or receiving bytes.
+public enum DownloadStanding: Sendable, Equatable {
+    case waiting
+    case receiving(bytes: Int)
 }
 
 extension ThumbnailLoading {
@@ -24,4 +34,5 @@ extension ThumbnailLoading {
     public func warm(_ url: URL, size: CellSize) async throws {
         _ = try await thumbnail(url, size: size).value()
     }
+    public func download(of url: URL) -> DownloadStanding? { nil }
 }

@@ -13,6 +13,8 @@ struct GridView {
     var pool: SlotPool
     var theme: Theme
     var tick: Int
+    /// Whether each cell shows the slot drawing it at the right of its caption (while the reuse overlay is on).
+    var showsSlots = false
 
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
@@ -43,5 +45,10 @@ struct GridView {
             }
         }
         buffer.put(caption, x: x + 1, y: y + box.rows, style: style, maxWidth: box.columns)
+        if showsSlots, let slot = pool.slot(forItem: index) {
+            let tag = ReuseOverlayView.tag(slot)
+            buffer.put(tag, x: x + 1 + max(0, box.columns - tag.displayWidth), y: y + box.rows,
+                       style: ReuseOverlayView.tagStyle(theme), maxWidth: box.columns)
+        }
     }
 }

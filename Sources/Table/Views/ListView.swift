@@ -12,6 +12,8 @@ struct ListView {
     var pool: SlotPool
     var theme: Theme
     var tick: Int
+    /// Whether each row shows the slot drawing it at its right edge (while the reuse overlay is on).
+    var showsSlots = false
 
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
@@ -55,6 +57,10 @@ struct ListView {
         }
         if let attribution = text.attribution {
             buffer.put(attribution, x: x, y: line, style: merge(theme.attribution), maxWidth: layout.textWidth)
+        }
+        if showsSlots, let slot = pool.slot(forItem: index) {
+            let tag = ReuseOverlayView.tag(slot)
+            buffer.put(tag, x: buffer.width - tag.displayWidth, y: y, style: ReuseOverlayView.tagStyle(theme))
         }
     }
 }

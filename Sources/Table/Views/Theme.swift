@@ -15,6 +15,8 @@ public struct Theme: Sendable {
     public var failure: CellStyle
     public var error: CellStyle
     public var label: CellStyle
+    /// What is as it should be: the reuse overlay's `wrong_paints` at 0.
+    public var good = CellStyle(foreground: .palette(2), attributes: .bold)
 
     /// For terminals with 256 colours or more.
     public static let color = Theme(
@@ -54,6 +56,7 @@ public struct Theme: Sendable {
         var theme = basic
         theme.failure = CellStyle(attributes: [.bold, .underline])
         theme.error = CellStyle(attributes: [.bold, .underline])
+        theme.good = CellStyle(attributes: .bold)
         return theme
     }()
 

@@ -1,0 +1,89 @@
+import App
+import ArgumentParser
+import DemoServer
+import Foundation
+import ItemSources
+import Pipeline
+import Table
+
+/// `demo --compare` and `demo --autoplay`: the demo as a show. With `--compare` the naive table (the bug on purpose,
+/// `SlotBindingPolicy.naive`) runs beside ThumbTable's, each with its own pipeline and its own demo server started
+/// with the same options and seed, so both see the same delay for each picture; with `--autoplay` a seeded script
+/// scrolls, and the counters are printed when it ends.
+struct DemoShow {
+    var display: DisplayOptions
+    /// The seed of the delays and of the script, named in the summary.
+    var seed: UInt64
+    /// Starts the naive side's demo server, with the same options as ThumbTable's (`--compare`), or nil.
+    var startNaiveServer: (@MainActor () async throws -> DemoServer)? = nil
+    /// The script's steps, at the speed asked for; nil without `--autoplay`.
+    var autoplay: [AutoplayScript.Step]?
+
+    /// Runs the show on `ours` (the demo server the command started); the naive side gets a server of its own.
+    @MainActor
+    func run(ours: DemoServer) async throws {
+        // Two servers with the same seed: each URL's first request waits as long on both, whichever side asks first.
+        let naive = try await startNaiveServer?()
+        do {
+            try await run(ours: ours, naive: naive)
+        } catch {
+            await naive?.stop()
+            throw error
+        }
+        await naive?.stop()
+    }
+
+    @MainActor
+    private func run(ours: DemoServer, naive: DemoServer?) async throws {
+        var display = self.display
+        // Each side starts cold: a disk cache would let the second run (or the other side) skip the delays compared.
+        display.noDiskCache = true
+        let session = BrowsingSession(options: display)
+        // One pipeline per side: shared caches would hand one side the pictures the other loaded.
+        let pipelines = (ours: makePipeline(session), naive: makePipeline(session))
+        let loader = { (pipeline: ImagePipeline) in
+            { @MainActor (colors: Int, unicode: Bool) -> any ThumbnailLoading in
+                PipelineThumbnailLoader(pipeline: pipeline,
+                                        options: session.textArtOptions(terminalColors: colors, unicode: unicode))
+            }
+        }
+        let app = try App(source: DemoCommand.source(on: ours),
+                          configuration: try session.tableConfiguration(prefetch: !display.noPrefetch),
+                          colors: session.colorRequest,
+                          naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) },
+                          loader: loader(pipelines.ours))
+        app.table.showCounters { pipelines.ours.counters.snapshot.named }
+        app.naiveTable?.showCounters { pipelines.naive.counters.snapshot.named }
+        if display.reuseOverlay {
+            app.table.toggleReuseOverlay()
+            app.naiveTable?.toggleReuseOverlay()
+        }
+        var summary: AutoplaySummary?
+        if let autoplay {
+            app.autoplay(autoplay)
+            // Read as the loop ends, before the tables are stopped: freeing the slots would change what they show.
+            app.onQuit = { [unowned app] in
+                var sides: [AutoplaySummary.Side] = []
+                if let naiveTable = app.naiveTable {
+                    sides.append(.init(name: "naive", table: naiveTable, pipeline: pipelines.naive.counters.snapshot))
+                }
+                sides.append(.init(name: "ThumbTable", table: app.table, pipeline: pipelines.ours.counters.snapshot))
+                summary = AutoplaySummary(seed: seed, steps: autoplay.count, finished: app.autoplayFinished,
+                                          sides: sides)
+            }
+        }
+        let status = await app.run()
+        await pipelines.ours.cancelAll()
+        await pipelines.naive.cancelAll()
+        // The terminal is restored by now: the summary goes to stdout, where a script can read it.
+        if let summary { Messages.write(summary.text, to: .standardOutput) }
+        if let statsFile = display.statsFile {
+            try RunStats(table: app.table, pipeline: pipelines.ours.counters.snapshot).write(to: statsFile)
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func makePipeline(_ session: BrowsingSession) -> ImagePipeline {
+        ImagePipeline(configuration: session.pipelineConfiguration(), loader: DataLoader(localFiles: .refused))
+    }
+}
