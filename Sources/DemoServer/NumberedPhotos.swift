@@ -12,7 +12,7 @@ final class NumberedPhotos: Sendable {
     /// The largest side of a numbered photo: bigger than any thumbnail a terminal shows, small enough to make fast.
     static let maxSide = 320
     /// The most encoded pictures kept; past it the oldest half is dropped.
-    static let keptPictures = 4096
+    static let keptPictures = 2048
 
     private let directory: URL
     private let photos = Mutex<[String: Bitmap]>([:])

@@ -91,9 +91,11 @@ struct DemoCommand: AsyncParsableCommand {
             let server = self.server, rows = self.rows, pageSize = self.pageSize
             var show = DemoShow(display: display, seed: server.seed, autoplay: script?.playing(atSpeed: autoplaySpeed))
             // The naive side's server: the same options and seed as ThumbTable's, on any free port.
-            if compare { show.startNaiveServer = {
-                try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
-            } }
+            if compare {
+                show.startNaiveServer = {
+                    try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
+                }
+            }
             do {
                 try await show.run(ours: demo)
             } catch {

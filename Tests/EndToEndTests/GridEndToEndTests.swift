@@ -81,11 +81,12 @@ struct GridEndToEndTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let statsFile = scratch.appendingPathComponent("stats.json").path
         let tmux = try TmuxSession(["demo", "--layout", "grid", "--latency", "150", "--jitter", "300",
-                                    "--page-delay", "50", "--page-size", "10", "--no-disk-cache",
+                                    "--page-delay", "50", "--page-size", "10", "--rows", "80", "--no-disk-cache",
                                     "--stats-file", statsFile],
                                    columns: 120, rows: 40)
         defer { tmux.close() }
         // Three pages are in (the grid asks for a screen beyond the one it shows): enough rows to scroll through.
+        // End follows the pages to the end of the list, so the list is cut to 80 rows for the screen to settle.
         try await tmux.waitFor(text: "row 1 of 30 loaded")
         for key in ["PageDown", "j", "l", "PageDown", "End", "PageUp", "k", "h", "Home", "PageDown", "End", "End"] {
             try tmux.send(key)
