@@ -6,11 +6,21 @@ import Testing
 /// saying which slot moved from which row to which and the load it cancelled.
 @Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
 struct OverlayEndToEndTests {
-    /// Every request to the demo server waits 3 s: the first page arrives, then its pictures take 3 s more, time
-    /// enough to scroll away from rows whose pictures are still loading. No disk cache, so a picture kept by an
-    /// earlier run does not arrive at once.
-    static let slowDemo = ["demo", "--latency", "3000", "--jitter", "0", "--page-delay", "0", "--no-disk-cache",
-                           "--reuse-overlay"]
+    /// Every request to the demo server waits 2 s and pictures download one at a time: the first screen's pictures
+    /// take seconds to arrive, time enough to scroll away from rows whose pictures are still loading. No disk cache,
+    /// so a picture kept by an earlier run does not arrive at once.
+    static let slowDemo = ["demo", "--latency", "2000", "--jitter", "0", "--page-delay", "0", "--max-downloads", "1",
+                           "--no-disk-cache", "--reuse-overlay"]
+
+    /// The selected row, from the header ("row 7 of 20 loaded").
+    static func headerRow(_ lines: [String]) -> Int? {
+        lines.first?.firstMatch(of: /row (\d+) of/).flatMap { Int($0.1) }
+    }
+
+    /// A log line of a slot moving to another row and cancelling the load it had under way.
+    static func isCancelLine(_ line: String) -> Bool {
+        line.contains(/slot \d+: row \d+ → row \d+, cancelled/)
+    }
 
     /// The slot tags at the rows' (or grid cells') edges: "slot 3", not the log's "slot 3:" nor the title's.
     static func slotTags(_ lines: [String]) -> [Int] {
@@ -19,8 +29,7 @@ struct OverlayEndToEndTests {
         }
     }
 
-    /// The list on 80x24 and the grid on 60x24, sized so that the first page (10 rows) has more rows than the
-    /// screen has slots (those on screen and 4 more): paging down rebinds slots whose pictures are still loading.
+    /// The list on 80x24 and the grid on 60x24: paging down rebinds slots whose pictures are still loading.
     @Test(arguments: [("list", 80), ("grid", 60)])
     func scrollingFastShowsSlotsAtTheRowsAndTheirCancelledLoadsInTheLog(layout: String, columns: Int) async throws {
         let size = layout == "list" ? ["--thumb-size", "12x5"] : []
@@ -33,13 +42,18 @@ struct OverlayEndToEndTests {
         #expect(first.contains { $0.contains("wrong_paints 0 (must stay 0)") })
         #expect(first.contains { $0.contains("state: loading · painted from memory/disk or downloaded") })
 
-        // Away before the pictures arrive: the slots of the first rows are rebound, their loads cancelled.
-        for _ in 0..<3 { try tmux.send("PageDown") }
-        let scrolled = try await tmux.waitFor("a log line of a slot moving and cancelling its load") { lines in
-            lines.contains { $0.contains(/slot \d+: row \d+ → row \d+, cancelled/) }
+        // Away while the pictures still load (one download at a time, 2 s each): a screen at a time, each waited
+        // for (a page of rows takes 2 s too), until slots leave rows whose pictures had not arrived.
+        var row = 1
+        var scrolled: [String] = []
+        for _ in 0..<12 {
+            try tmux.send("PageDown")
+            scrolled = try await tmux.waitFor("the selection past row \(row)") { (Self.headerRow($0) ?? 0) > row }
+            row = Self.headerRow(scrolled) ?? row + 1
+            if scrolled.contains(where: Self.isCancelLine) { break }
         }
         #expect(!Self.slotTags(scrolled).isEmpty, "the rows on screen still show their slots")
-        let moved = try #require(scrolled.first { $0.contains(", cancelled") })
+        let moved = try #require(scrolled.first(where: Self.isCancelLine), "no slot cancelled a load")
         #expect(moved.contains(/cancelled \S+/), "the log names the picture: \(moved)")
 
         // When the pictures arrive, none is painted into a row that did not ask for it.
