@@ -8,7 +8,7 @@ struct HelpView {
         ("← →  h l", "in the grid: move one picture across"),
         ("PgDn Space  PgUp b", "move one screen"),
         ("Ctrl-D  Ctrl-U", "move half a screen"),
-        ("Home g  End G", "first row, last row"),
+        ("Home g  End G", "first row; last row, following new pages to the end (any key stops)"),
         ("Enter  → l", "open the detail pane (on a failed page: why it failed); → l only in the list"),
         ("Esc q Backspace", "close the detail pane"),
         ("/", "filter titles as you type (Esc clears)"),
