@@ -43,10 +43,15 @@ struct ThumbTableCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbtable",
         abstract: "Browse lists with image thumbnails in the terminal.",
+        version: ThumbTableCommand.version,
         subcommands: [DemoCommand.self, SWAPICommand.self, PhotosCommand.self, BrowseCommand.self, FlickrCommand.self,
                       ServeDemoCommand.self, RenderCommand.self, CacheCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 
     static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }
+
+    /// What `thumbtable --version` prints: the second wave's release.
+    static let version = "0.2.0"
+
 }

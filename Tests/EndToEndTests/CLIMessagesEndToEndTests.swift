@@ -149,6 +149,14 @@ import Testing
         #expect(run.stderrText.contains("'brwse' is not a command; did you mean 'browse'?"), "\(run.stderrText)")
         #expect(!run.stderrText.contains("--latency"), "not the demo's usage: \(run.stderrText)")
     }
+
+    @Test func versionPrintsTheVersionAndExitsZero() throws {
+        let run = try BinaryRun.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdoutText.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil,
+                "\(run.stdoutText)")
+        #expect(run.stderrText.isEmpty)
+    }
 }
 
 /// `thumbtable` alone, and with the demo's options but no command, still runs the demo.
