@@ -14,19 +14,16 @@ extension BrowsingSession {
     func printScreen(source: any ItemSource) async throws {
         let screen = try options.printing.screenSize()
         let depth = printColorDepth()
-        let disk = diskCache()
-        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
-                                     diskCache: disk.cache)
+        let (pipeline, diskProblem) = makePipeline(for: source)
         // No prefetch: nothing scrolls, so the next screen's thumbnails would only compete with this one's.
         var configuration = try tableConfiguration(prefetch: false)
-        configuration.theme = depth == .palette256 || depth == .truecolor ? .color : .basic
+        configuration.theme = .forColors(depth.colorCount)
         let loader = PipelineThumbnailLoader(pipeline: pipeline,
                                              options: printTextArtOptions(depth: depth, unicode: Printer.setUpLocale()))
         let printer = Printer(source: source, configuration: configuration,
                               size: CellSize(columns: screen.columns, rows: screen.rows), loader: loader)
-        printer.table.showCounters { pipeline.counters.snapshot.named }
-        if options.reuseOverlay { printer.table.toggleReuseOverlay() }
-        if let problem = disk.problem { Messages.error("note: no disk cache: \(problem)") }
+        show(pipeline, in: printer.table)
+        if let diskProblem { Messages.error("note: no disk cache: \(diskProblem)") }
         let result = await printer.run(timeout: options.printing.timeout)
         reportOnStderr(printer.table, settled: result.settled)
         // Written before the loads are stopped: the screen is what was asked for, whatever a stuck load does.
@@ -39,9 +36,7 @@ extension BrowsingSession {
         }
         printer.table.cancelAll()
         await pipeline.cancelAll()
-        if let statsFile = options.statsFile {
-            try RunStats(table: printer.table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
-        }
+        try writeStats(of: printer.table, pipeline)
         // The screen shows why, but a script must be able to tell that there was nothing to show.
         if case .failed = printer.table.listStatus, printer.table.items.isEmpty { throw ExitCode.failure }
     }

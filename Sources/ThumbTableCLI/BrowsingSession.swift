@@ -16,29 +16,46 @@ struct BrowsingSession {
     @MainActor
     func run(source: any ItemSource) async throws {
         if options.printing.print { return try await printScreen(source: source) }
-        let disk = diskCache()
-        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
-                                     diskCache: disk.cache)
+        let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
         let app = try App(source: source, configuration: configuration, colors: colorRequest) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
-        app.table.showCounters { pipeline.counters.snapshot.named }
+        show(pipeline, in: app.table)
         // Said once, in the status line; images are still shown, only not kept.
-        if let problem = disk.problem { app.table.say("No disk cache: \(problem)") }
+        if let diskProblem { app.table.say("No disk cache: \(diskProblem)") }
         pipeline.onDiskCacheOff { [weak table = app.table] error in
             Task { @MainActor in
                 table?.say("Disk cache off: \(error)")
             }
         }
-        if options.reuseOverlay { app.table.toggleReuseOverlay() }
         let status = await app.run()
         await pipeline.cancelAll()
-        if let statsFile = options.statsFile {
-            try RunStats(table: app.table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
-        }
+        try writeStats(of: app.table, pipeline)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The image pipeline for `source`'s images, with the options' limits and disk cache, and why there is no disk
+    /// cache when one was asked for and cannot be used.
+    func makePipeline(for source: any ItemSource) -> (pipeline: ImagePipeline, diskProblem: DiskCache.Error?) {
+        let disk = diskCache()
+        return (ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
+                              diskCache: disk.cache), disk.problem)
+    }
+
+    /// Adds the pipeline's counters to the table's overlay, and shows the overlay when --reuse-overlay asks.
+    @MainActor
+    func show(_ pipeline: ImagePipeline, in table: TableController) {
+        table.showCounters { pipeline.counters.snapshot.named }
+        if options.reuseOverlay { table.toggleReuseOverlay() }
+    }
+
+    /// Writes --stats-file, if asked for: the table's counters and the pipeline's.
+    @MainActor
+    func writeStats(of table: TableController, _ pipeline: ImagePipeline) throws {
+        guard let statsFile = options.statsFile else { return }
+        try RunStats(table: table, pipeline: pipeline.counters.snapshot).write(to: statsFile)
     }
 
     /// The loader for a source's images: only a folder's rows may be read from local files; a server's links never are.

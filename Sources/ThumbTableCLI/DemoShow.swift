@@ -40,24 +40,23 @@ struct DemoShow {
         display.noDiskCache = true
         let session = BrowsingSession(options: display)
         // One pipeline per side: shared caches would hand one side the pictures the other loaded.
-        let pipelines = (ours: makePipeline(session), naive: makePipeline(session))
+        let source = DemoCommand.source(on: ours)
+        // Both sides' sources are the demo server's, so their pipelines are made alike.
+        let pipelines = (ours: session.makePipeline(for: source).pipeline,
+                         naive: session.makePipeline(for: source).pipeline)
         let loader = { (pipeline: ImagePipeline) in
             { @MainActor (colors: Int, unicode: Bool) -> any ThumbnailLoading in
                 PipelineThumbnailLoader(pipeline: pipeline,
                                         options: session.textArtOptions(terminalColors: colors, unicode: unicode))
             }
         }
-        let app = try App(source: DemoCommand.source(on: ours),
+        let app = try App(source: source,
                           configuration: try session.tableConfiguration(prefetch: !display.noPrefetch),
                           colors: session.colorRequest,
                           naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) },
                           loader: loader(pipelines.ours))
-        app.table.showCounters { pipelines.ours.counters.snapshot.named }
-        app.naiveTable?.showCounters { pipelines.naive.counters.snapshot.named }
-        if display.reuseOverlay {
-            app.table.toggleReuseOverlay()
-            app.naiveTable?.toggleReuseOverlay()
-        }
+        session.show(pipelines.ours, in: app.table)
+        if let naiveTable = app.naiveTable { session.show(pipelines.naive, in: naiveTable) }
         var summary: AutoplaySummary?
         if let autoplay {
             app.autoplay(autoplay)
@@ -77,13 +76,7 @@ struct DemoShow {
         await pipelines.naive.cancelAll()
         // The terminal is restored by now: the summary goes to stdout, where a script can read it.
         if let summary { Messages.write(summary.text, to: .standardOutput) }
-        if let statsFile = display.statsFile {
-            try RunStats(table: app.table, pipeline: pipelines.ours.counters.snapshot).write(to: statsFile)
-        }
+        try session.writeStats(of: app.table, pipelines.ours)
         if status != 0 { throw ExitCode(status) }
-    }
-
-    private func makePipeline(_ session: BrowsingSession) -> ImagePipeline {
-        ImagePipeline(configuration: session.pipelineConfiguration(), loader: DataLoader(localFiles: .refused))
     }
 }
