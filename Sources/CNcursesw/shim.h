@@ -37,6 +37,13 @@ static inline int cnc_cols(void) { return COLS; }
 // the entry is unusable.
 static inline SCREEN *cnc_newterm(const char *type) { return newterm(type, stdout, stdin); }
 
+// Writes bytes to stdout after what curses has buffered there (it draws through stdout: see cnc_newterm), and
+// flushes: sequences curses knows nothing of reach the terminal in order.
+static inline void cnc_send(const unsigned char *bytes, size_t count) {
+    fwrite(bytes, 1, count, stdout);
+    fflush(stdout);
+}
+
 // What terminfo entry `name` says about colour, read before curses starts: 0 with `colors` (its colors number, 0
 // if it has none) and `indexed_below` (the colour numbers setaf sends as palette indexes rather than as RGB: all of
 // them for a palette entry; 8, 16 or 256 for a direct one, found by asking setaf), or -1 when terminfo has no

@@ -265,6 +265,14 @@ public final class Terminal {
         return true
     }
 
+    /// Writes `bytes` to the terminal as they are, after what curses has drawn so far: for sequences curses knows
+    /// nothing of (images, the clipboard). The caller makes sure they hold no untrusted control characters, and
+    /// that they leave the screen as curses believes it is (or calls `invalidate()`).
+    public func send(_ bytes: [UInt8]) {
+        guard isOpen, !isSuspended, !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { cnc_send($0.baseAddress, $0.count) }
+    }
+
     /// Forgets what is on screen, so the next draw repaints every cell (after a resize or a stray write).
     public func invalidate() {
         onScreen = nil
