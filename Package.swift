@@ -32,6 +32,9 @@ let package = Package(
         .target(name: "Cells"),
         /// An RGBA bitmap: what decoders produce and renderers consume.
         .target(name: "Pixels"),
+        /// Terminal images: the protocols (kitty, sixel, iTerm2), what detection asks and how the replies are read,
+        /// tmux passthrough, and the bytes that carry pictures.
+        .target(name: "Graphics", dependencies: ["Cells", "Pixels"]),
         /// Items, pages and the item-source protocol.
         .target(name: "Items"),
         /// Local files read safely: regular files only, opened without blocking, paths kept as bytes; blocking calls
@@ -82,6 +85,7 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Cells", "Pixels", "Codecs", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", "Pipeline", "Table", .product(name: "ArgumentParser", package: "swift-argument-parser"),
