@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The list as its source gave it: the loaded items, the filter over them, where paging stands, and the notes the
@@ -61,7 +61,12 @@ public struct ListState: Sendable {
     /// Shows only the items whose title contains `text` (all of them when it is empty).
     mutating func setFilter(_ text: String) {
         filter = text
-        filtered = text.isEmpty ? nil : items.indices.filter { items[$0].title.localizedCaseInsensitiveContains(text) }
+        filtered = text.isEmpty ? nil : items.indices.filter { Self.title(items[$0].title, matches: text) }
+    }
+
+    /// Whether `title` contains `filter`, ignoring case (Unicode's lowercase mapping, no locale).
+    static func title(_ title: String, matches filter: String) -> Bool {
+        title.lowercased().contains(filter.lowercased())
     }
 
     /// Adds a page's items (filtered as the rest) and notes, and takes its next cursor.
@@ -73,7 +78,7 @@ public struct ListState: Sendable {
         if let count = page.totalCount { total = count }
         if !filter.isEmpty {
             filtered?.append(contentsOf: (start..<items.count).filter {
-                items[$0].title.localizedCaseInsensitiveContains(filter)
+                Self.title(items[$0].title, matches: filter)
             })
         }
         status = page.next.map { .more($0) } ?? .end
