@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The iTerm2 inline image escape (OSC 1337 File=), which iTerm2, WezTerm, mintty and Konsole draw at the cursor.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The cells a picture covers: its text art's place, which a picture in real pixels takes over exactly.
 public struct PictureFootprint: Sendable, Hashable {
