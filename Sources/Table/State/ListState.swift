@@ -21,6 +21,8 @@ public struct ListState: Sendable {
     public private(set) var pagesLoaded = 0
     /// How many items the whole list has, when the source says (SWAPI's `count`, `X-Total-Count`): the latest page's.
     public private(set) var total: Int?
+    /// Whether `total` counts what the source has found so far, with more on the way.
+    public private(set) var totalStillCounting = false
     /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
     public private(set) var filter = ""
     /// The items matching the filter, by index in `items`; nil without a filter.
@@ -75,7 +77,10 @@ public struct ListState: Sendable {
         let start = items.count
         items.append(contentsOf: page.items)
         pagesLoaded += 1
-        if let count = page.totalCount { total = count }
+        if let count = page.totalCount {
+            total = count
+            totalStillCounting = page.stillCounting
+        }
         if !filter.isEmpty {
             filtered?.append(contentsOf: (start..<items.count).filter {
                 Self.title(items[$0].title, matches: filter)
