@@ -28,6 +28,10 @@ extension ImagePipeline {
             report?.origin = .memory
             return cells
         }
+        if let failure = rememberedFailures.value(for: request.url) {
+            counters.add(\.failuresRemembered)
+            throw failure
+        }
         let counted = priority != .prefetch
         if counted { counters.add(\.requestsStarted) }
         do {
@@ -40,6 +44,9 @@ extension ImagePipeline {
             throw CancellationError()
         } catch {
             if counted { counters.add(\.requestsFailed) }
+            if let failure = error as? PipelineError, failure.isRemembered {
+                rememberedFailures.set(failure, for: request.url, cost: 1)
+            }
             throw error
         }
     }
