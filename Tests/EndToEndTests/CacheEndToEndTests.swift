@@ -58,10 +58,14 @@ struct CacheEndToEndTests {
             try await tmux.waitFor(text: "failed")
             #expect(server.requests(to: missing).count == 1)
 
-            // Far away (the row's slot is reused for others), and back.
+            // Far away, a screen at a time, so that every slot (the screen's rows and a margin of 4) is reused for
+            // other rows, the missing row's included; then back.
             try tmux.send("End")
-            try await tmux.waitFor("the missing row off screen") { lines in
-                !lines.contains { $0.contains("Missing picture") } && lines.contains { $0.contains("Row \(Self.rows - 1)") }
+            try await tmux.waitFor(text: "Row \(Self.rows - 1)")
+            for _ in 0..<3 {
+                let before = try tmux.screen()
+                try tmux.send("PageUp")
+                try await tmux.waitFor("another screen of rows") { $0 != before && !$0.joined().contains("Missing") }
             }
             try tmux.send("Home")
             try await tmux.waitFor("the missing row back, failed") { lines in
