@@ -104,7 +104,8 @@ struct CacheEndToEndTests {
             try await tmux.waitFor("a memory purge counted", timeout: .seconds(15)) { lines in
                 try? tmux.send("s")
                 try? tmux.send("s")
-                return lines.joined(separator: " ").range(of: #"memory purges [1-9]"#, options: .regularExpression) != nil
+                let text = lines.joined(separator: " ")
+                return text.range(of: #"memory purges [1-9]"#, options: .regularExpression) != nil
             }
             try tmux.send("s")
             let after = try await tmux.waitFor("the overlay closed") { lines in

@@ -1,4 +1,5 @@
 import Foundation
+import LocalFiles
 
 /// The download stage: one download per URL with its retries, waiting for a download slot in priority order and
 /// preempting stalled downloads for urgent ones (see `DownloadQueue` for the slots and the turns they take).
@@ -35,8 +36,8 @@ extension ImagePipeline {
             if stored != nil { counters.add(\.revalidated) }
             // Its own task, so that preempting it leaves this download (and its subscribers) waiting for a slot.
             let attempt = Task { () async throws -> Revalidation in
-                if let stored { return try await loader.revalidate(url, stored: stored, limits: limits, received: received) }
-                return .modified(try await loader.load(url, limits: limits, received: received))
+                guard let stored else { return .modified(try await loader.load(url, limits: limits, received: received)) }
+                return try await loader.revalidate(url, stored: stored, limits: limits, received: received)
             }
             downloadQueue.setPreempt(slot) { attempt.cancel() }
             let result = await withTaskCancellationHandler { await attempt.result } onCancel: { attempt.cancel() }
@@ -55,7 +56,7 @@ extension ImagePipeline {
                 guard let delay = configuration.retry.delay(beforeRetry: retry, after: error) else {
                     if let stored {
                         if !error.isPermanent { return CachedBytes(data: stored, fromDisk: true) }
-                        diskCache?.remove(url)
+                        if let diskCache { await BlockingIO.run { diskCache.remove(url) } }
                     }
                     throw PipelineError.load(error)
                 }
