@@ -41,8 +41,10 @@ struct BrowsingSession {
     /// cache when one was asked for and cannot be used.
     func makePipeline(for source: any ItemSource) -> (pipeline: ImagePipeline, diskProblem: DiskCache.Error?) {
         let disk = diskCache()
-        return (ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
-                              diskCache: disk.cache), disk.problem)
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
+                                     diskCache: disk.cache)
+        pipeline.watchMemory(.live(limitMB: options.memoryLimit))
+        return (pipeline, disk.problem)
     }
 
     /// Adds the pipeline's counters to the table's overlay, and shows the overlay when --reuse-overlay asks.
