@@ -63,12 +63,12 @@ let package = Package(
         /// The only code that calls ncursesw.
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
-        .target(name: "App", dependencies: ["Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal"]),
+        .target(name: "App", dependencies: ["Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles"]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
-            "DemoServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "DemoServer", "LocalFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [

@@ -67,6 +67,8 @@ struct DisplayOptions: ParsableArguments {
 
     @OptionGroup(title: "Print mode") var printing: PrintOptions
 
+    @OptionGroup(title: "Saving and filtering") var saveAndFilter: SaveAndFilterOptions
+
     func validate() throws {
         _ = try thumbnailSize()
         try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")
