@@ -206,4 +206,20 @@ struct ReachEndToEndTests {
         try tmux.send("Escape")
         try await tmux.waitFor(text: "row 1 of")
     }
+
+    @Test func theManPageAndTheCompletionScriptsKnowEveryOption() throws {
+        let page = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/thumbtable.1").standardized, encoding: .utf8)
+        let help = try BinaryRun.run(["browse", "--help"])
+        #expect(help.status == 0)
+        let options = Set(help.stdoutText.matches(of: /--[a-z][a-z0-9-]+/).map { String($0.output) })
+        #expect(options.contains("--save-dir") && options.contains("--filter-read-limit"))
+        let missing = options.filter { !page.contains("Fl -" + $0.dropFirst(2)) }
+        #expect(missing.isEmpty, "not in docs/thumbtable.1 (run scripts/generate-manual): \(missing.sorted())")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try BinaryRun.run(["--generate-completion-script", shell])
+            #expect(script.status == 0)
+            #expect(script.stdoutText.contains("save-dir"), "\(shell)")
+        }
+    }
 }
