@@ -19,7 +19,7 @@ struct BrowsingSession {
         let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
         let app = try App(source: source, configuration: configuration, colors: colorRequest,
-                          saveFolder: options.saveAndFilter.saveDir) { colors, unicode in
+                          saveFolder: options.saveAndFilter.saveFolder) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Table
 
 /// Options for what the user takes out of the table (`w` and `W` save into `--save-dir`) and how far a filter reads
@@ -13,6 +14,12 @@ struct SaveAndFilterOptions: ParsableArguments {
     @Option(parsing: .unconditional,
             help: "Rows a filter (/) reads without a match before it stops loading pages (1 to \(Self.maxFilterReadLimit)); Enter on the last row reads as many more.")
     var filterReadLimit = ListState.defaultFilterReadLimit
+
+    /// `--save-dir` with a leading `~/` made the home folder: the shell expands it on the command line, but not in
+    /// the config file.
+    var saveFolder: String {
+        saveDir == "~" || saveDir.hasPrefix("~/") ? (saveDir as NSString).expandingTildeInPath : saveDir
+    }
 
     func validate() throws {
         try Ceiling.check(filterReadLimit, "--filter-read-limit", in: 1...Self.maxFilterReadLimit)

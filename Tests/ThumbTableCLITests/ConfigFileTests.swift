@@ -93,6 +93,13 @@ import Testing
         try expectStops("low-data = \"yes\"\n", saying: "config.toml:1: low-data = \"yes\": needs true or false")
     }
 
+    @Test func aSaveDirStartingWithTildeIsUnderHome() throws {
+        #expect(try SaveAndFilterOptions.parse(["--save-dir", "~/saved"]).saveFolder
+                == (NSHomeDirectory() as NSString).appendingPathComponent("saved"))
+        #expect(try SaveAndFilterOptions.parse(["--save-dir", "a~b"]).saveFolder == "a~b")
+        #expect(try SaveAndFilterOptions.parse([]).saveFolder == ".")
+    }
+
     @Test func noFileMeansTheArgumentsAsTheyAre() throws {
         let environment = ["XDG_CONFIG_HOME": "/nonexistent-\(UUID().uuidString)"]
         #expect(try ConfigDefaults.apply(to: ["photos", "-j"], environment: environment) == ["photos", "-j"])
