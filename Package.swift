@@ -67,13 +67,14 @@ let package = Package(
         /// The only code that calls ncursesw.
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
-        .target(name: "App", dependencies: ["Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal"]),
+        .target(name: "App", dependencies: [
+            "Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles",
+        ]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Basics", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources",
-            "Pipeline", "Table",
-            "DemoServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Pipeline", "Table", "DemoServer", "LocalFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [

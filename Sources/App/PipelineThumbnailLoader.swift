@@ -39,6 +39,11 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         _ = try await pipeline.thumbnail(request(url, size), priority: .batch).value()
     }
 
+    public func original(_ url: URL) async throws -> OriginalImage {
+        let (bytes, fileExtension) = try await pipeline.original(url)
+        return OriginalImage(bytes: bytes, fileExtension: fileExtension)
+    }
+
     public func download(of url: URL) -> DownloadStanding? {
         switch pipeline.downloadProgress(of: url) {
         case .waiting: .waiting
