@@ -2,6 +2,7 @@ import Cells
 import Codecs
 import Foundation
 import LocalFiles
+import Pixels
 import Synchronization
 
 /// Turns thumbnail requests into rendered cell grids: what you can ask of the pipeline. The stages live in the
@@ -55,6 +56,8 @@ public actor ImagePipeline {
     /// The render jobs, one per request, and the downloads, one per URL.
     let renderJobs = JobPool<ThumbnailRequest, RenderedThumbnail>()
     let downloadJobs = JobPool<URL, LoadedData>()
+    /// The jobs of pictures wanted in pixels (`Processing/ImagePipeline+Pixels.swift`), one per request.
+    let pixelJobs = JobPool<PixelRequest, Bitmap>()
     /// How far each download under way has got, for `downloadProgress(of:)`.
     nonisolated let underWay = DownloadsUnderWay()
     /// The requests being awaited for each URL, with how many callers await each: a download is as urgent as the
@@ -157,6 +160,7 @@ public actor ImagePipeline {
         for prefetch in prefetches.values { prefetch.task.cancel() }
         prefetches.removeAll()
         renderJobs.cancelAll()
+        pixelJobs.cancelAll()
         downloadJobs.cancelAll()
         rebalance?.task.cancel()
         rebalance = nil

@@ -18,7 +18,8 @@ struct BrowsingSession {
         if options.printing.print { return try await printScreen(source: source) }
         let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
-        let app = try App(source: source, configuration: configuration, colors: colorRequest) { colors, unicode in
+        let app = try App(source: source, configuration: configuration, colors: colorRequest,
+                          graphics: options.graphics.request, pixels: pipeline) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
