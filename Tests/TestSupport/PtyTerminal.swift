@@ -50,7 +50,7 @@ public final class PtyTerminal: Sendable {
         var partial: Upload?
         var partialPayload: [UInt8] = []
         var deletes: [(id: UInt32, offset: Int)] = []
-        var queriesSeen = 0
+        var repliesWritten = 0
         var exitStatus: Int32?
         var waiters: [(id: Int, condition: @Sendable (Snapshot) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
         var nextWaiter = 0
@@ -62,6 +62,8 @@ public final class PtyTerminal: Sendable {
         public var uploads: [Upload]
         public var deletes: [(id: UInt32, offset: Int)]
         public var exitStatus: Int32?
+        /// The answers written to the program so far (late ones once their delay passed).
+        public var repliesWritten: Int
 
         public var text: String { String(decoding: output, as: UTF8.self) }
     }
@@ -139,7 +141,7 @@ public final class PtyTerminal: Sendable {
     /// Everything received so far.
     public var snapshot: Snapshot {
         state.withLock { Snapshot(output: $0.output, uploads: $0.uploads, deletes: $0.deletes,
-                                  exitStatus: $0.exitStatus) }
+                                  exitStatus: $0.exitStatus, repliesWritten: $0.repliesWritten) }
     }
 
     /// Waits until `condition` holds on what was received (checked as bytes arrive); false after `timeout`.
@@ -153,7 +155,7 @@ public final class PtyTerminal: Sendable {
         return await withCheckedContinuation { continuation in
             let holds = state.withLock { s in
                 let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes,
-                                        exitStatus: s.exitStatus)
+                                        exitStatus: s.exitStatus, repliesWritten: s.repliesWritten)
                 if condition(snapshot) { return true }
                 s.waiters.append((id, condition, continuation))
                 return false
@@ -216,7 +218,8 @@ public final class PtyTerminal: Sendable {
     }
 
     private func readyWaiters(_ s: inout State) -> [CheckedContinuation<Bool, Never>] {
-        let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes, exitStatus: s.exitStatus)
+        let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes, exitStatus: s.exitStatus,
+                                repliesWritten: s.repliesWritten)
         var ready: [CheckedContinuation<Bool, Never>] = []
         s.waiters.removeAll { waiter in
             guard waiter.condition(snapshot) else { return false }
@@ -229,10 +232,19 @@ public final class PtyTerminal: Sendable {
     private func answer(_ reply: [UInt8]) {
         if case .late(let delay) = persona {
             let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in write(reply) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in written(reply) }
         } else {
-            write(reply)
+            written(reply)
         }
+    }
+
+    private func written(_ reply: [UInt8]) {
+        write(reply)
+        let ready = state.withLock { s in
+            s.repliesWritten += 1
+            return readyWaiters(&s)
+        }
+        ready.forEach { $0.resume(returning: true) }
     }
 
     private func write(_ bytes: [UInt8]) {
