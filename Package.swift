@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: [
             "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics",
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
         ]),
