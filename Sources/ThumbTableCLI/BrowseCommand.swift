@@ -12,11 +12,11 @@ struct BrowseCommand: BrowsingCommand {
         discussion: """
             Example: thumbtable browse 'https://api.example.com/things' --items results --title name \
             --image image_url --next next
-            A folder: thumbtable browse ~/Pictures [--recursive]
+            A folder: thumbtable browse ~/Pictures [--recursive]; the current folder: thumbtable browse
             """)
 
-    @Argument(help: "The URL of the first page, or a folder.")
-    var url: String
+    @Argument(help: "The URL of the first page, or a folder (default: the current folder).")
+    var url = "."
 
     @Flag(help: "With a folder: the images in the folders below it too.")
     var recursive = false
