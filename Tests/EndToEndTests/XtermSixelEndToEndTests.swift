@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Pixels
 import TestSupport
@@ -57,5 +58,31 @@ struct XtermSixelEndToEndTests {
         #expect(shot[31, 27] == RGBA(r: 255, g: 0, b: 0))
         #expect(shot[32, 2] == RGBA(r: 0, g: 0, b: 255))
         #expect(shot[61, 27] == RGBA(r: 0, g: 0, b: 255))
+    }
+
+    @Test func renderDrawsAPhotoThatLooksLikeItsSource() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Resources/demo/photos/chelsea.png").standardized.path
+        let source = try ImageDecoder.decodeFile(at: photo).bitmap
+        let command = "printf '\\033[?25l'; " + TmuxSession.quote(try TmuxSession.binary())
+            + " render " + TmuxSession.quote(photo) + " --graphics sixel --size 40x12"
+        let xterm = try XtermSession(command: command, background: "#204060")
+        defer { xterm.close() }
+        let (shot, box) = try Self.settledPicture(xterm, columns: 80, rows: 24)
+        // render reads xterm's cells from TIOCGWINSZ (484x316 pixels for 80x24: 6x13 each, the border counted),
+        // so the box is 240x156 pixels and the 451x300 photo fits its height.
+        let expected = (width: Int((Double(source.width) * 156 / Double(source.height)).rounded()), height: 156)
+        #expect(box.x == 2 && box.y == 2, "drawn from the first cell's corner: \(box)")
+        #expect(abs(box.width - expected.width) <= 1 && box.height == expected.height, "\(box), expected \(expected)")
+        let drawn = shot.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
+        let scaled = ImageDifference.resized(source, width: box.width, height: box.height)
+        // Measured: 0.79 from the source (the sixel's palette and dithering, xterm's drawing); 40.8 from the source
+        // with red and blue swapped.
+        let difference = ImageDifference.meanAbsolute(drawn, scaled, block: 4)
+        #expect(difference < 10, "mean block difference from the source \(difference)")
+        var swapped = scaled
+        for i in stride(from: 0, to: swapped.pixels.count, by: 4) { swapped.pixels.swapAt(i, i + 2) }
+        let control = ImageDifference.meanAbsolute(drawn, swapped, block: 4)
+        #expect(control > 2 * difference, "the measure tells pictures apart: \(control)")
     }
 }
