@@ -88,9 +88,37 @@ final class XtermSession {
         while true {
             if let shot = try? screenshot(), condition(shot) { return shot }
             guard Date() < deadline else {
-                throw XtermError(description: "xterm: \(what) did not happen within \(timeout) s")
+                // The screen is kept for a look (an XWD file: `xwud -in FILE`, or ImageMagick's `display`).
+                let kept = FileManager.default.temporaryDirectory.appendingPathComponent("thumbtable-xterm-failed.xwd")
+                try? FileManager.default.removeItem(at: kept)
+                try? FileManager.default.copyItem(at: framebufferDirectory.appendingPathComponent("Xvfb_screen0"),
+                                                  to: kept)
+                throw XtermError(description: "xterm: \(what) did not happen within \(timeout) s; screen kept in "
+                                     + kept.path)
             }
             usleep(50_000)
+        }
+    }
+
+    /// Whether a test can type into the terminal: TIOCSTI, which pushes bytes into a tty's input, is off on
+    /// kernels built or set without it (`dev.tty.legacy_tiocsti = 0`).
+    static var canType: Bool {
+        guard let setting = try? String(contentsOfFile: "/proc/sys/dev/tty/legacy_tiocsti", encoding: .utf8) else {
+            return true
+        }
+        return setting.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    /// Types `text` into the program on the tty at `path` (written there by the command with `tty`): xterm has no
+    /// way in for keys without a window manager or XTest, so the bytes are pushed into the tty's input.
+    static func type(_ text: String, intoTTY path: String) throws {
+        let fd = open(path, O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { throw XtermError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(fd) }
+        for var byte in Array(text.utf8) {
+            guard ioctl(fd, UInt(TIOCSTI), &byte) == 0 else {
+                throw XtermError(description: "TIOCSTI on \(path): \(String(cString: strerror(errno)))")
+            }
         }
     }
 

@@ -85,4 +85,68 @@ struct XtermSixelEndToEndTests {
         let control = ImageDifference.meanAbsolute(drawn, swapped, block: 4)
         #expect(control > 2 * difference, "the measure tells pictures apart: \(control)")
     }
+
+    /// How many colours the pixels of `area` hold.
+    static func colours(in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+        var seen = Set<RGBA>()
+        for y in area.y..<(area.y + area.height) {
+            for x in area.x..<(area.x + area.width) { seen.insert(shot[x, y]) }
+        }
+        return seen.count
+    }
+
+    @Test(.enabled(if: XtermSession.canType, "the kernel refuses TIOCSTI, which types into the xterm"))
+    func theDetailPaneShowsItsPictureInPixelsAndClearsItWhenItCloses() throws {
+        // Text art in monochrome (--color none): the text art has the two colours of xterm's text, so many colours
+        // in the pane can only be the picture in pixels. Detection is automatic (xterm answers sixel in DA1 and its
+        // cell size to CSI 16 t).
+        let ttyFile = FileManager.default.temporaryDirectory.appendingPathComponent("tt-\(UUID().uuidString).tty").path
+        defer { unlink(ttyFile) }
+        let demo = [try TmuxSession.binary()] + DemoEndToEndTests.fastDemo + ["--color", "none"]
+        let command = "tty > \(ttyFile).part && mv \(ttyFile).part \(ttyFile); exec env TERM=xterm "
+            + demo.map(TmuxSession.quote).joined(separator: " ")
+        let xterm = try XtermSession(command: command, columns: 100, rows: 30, background: "#204060")
+        defer { xterm.close() }
+        let screen = XtermSession.cellRect(column: 0, row: 0, columns: 100, rows: 30)
+        // The table is up once the first row is selected: its third line is drawn on the selection's grey.
+        let selected = XtermSession.cellRect(column: 15, row: 3, columns: 40, rows: 1)
+        // (Before xterm maps its window the screen is black: the root window's.)
+        _ = try xterm.waitForScreen("the first row selected") { shot in
+            Self.colours(in: shot, screen) > 1 && !Self.contains(RGBA(r: 0, g: 0, b: 0), in: shot, screen)
+                && Self.colourfulBox(in: shot, selected) != nil
+        }
+        let tty = try String(contentsOfFile: ttyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try XtermSession.type("\r", intoTTY: tty)
+        let withPicture = try xterm.waitForScreen("the pane's picture in pixels") { Self.colours(in: $0, screen) > 64 }
+        // The picture starts at a cell's corner, inside the pane's left half (its image area at 100 columns; the
+        // header and the two bottom lines are left out).
+        let imageArea = XtermSession.cellRect(column: 0, row: 1, columns: 51, rows: 27)
+        let colourful = try #require(Self.colourfulBox(in: withPicture, imageArea))
+        #expect((colourful.x - 2) % XtermSession.cellWidth == 0 && (colourful.y - 2) % XtermSession.cellHeight == 0,
+                "at a cell's corner: \(colourful)")
+        #expect(colourful.x + colourful.width <= 2 + 51 * XtermSession.cellWidth, "in the image area: \(colourful)")
+        // q closes the pane: the screen is repainted and no pixels of the picture stay.
+        try XtermSession.type("q", intoTTY: tty)
+        _ = try xterm.waitForScreen("the pane's pixels gone") { Self.colours(in: $0, screen) <= 4 }
+    }
+
+    static func contains(_ colour: RGBA, in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
+        (area.y..<(area.y + area.height)).contains { y in (area.x..<(area.x + area.width)).contains { shot[$0, y] == colour } }
+    }
+
+    /// The rectangle of pixels that are neither the background nor xterm's white text.
+    static func colourfulBox(in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int))
+        -> (x: Int, y: Int, width: Int, height: Int)?
+    {
+        var left = Int.max, top = Int.max, right = -1, bottom = -1
+        for y in area.y..<(area.y + area.height) {
+            for x in area.x..<(area.x + area.width) {
+                let p = shot[x, y]
+                if p == background || p == RGBA(r: 255, g: 255, b: 255) { continue }
+                left = min(left, x); right = max(right, x)
+                top = min(top, y); bottom = max(bottom, y)
+            }
+        }
+        return right < 0 ? nil : (left, top, right - left + 1, bottom - top + 1)
+    }
 }
