@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import Pixels
 import TestSupport
@@ -62,4 +63,52 @@ struct XtermSixelPtyEndToEndTests {
         #expect(Self.sixels(in: terminal.snapshot.output, from: beforePane).count == 1,
                 "one sixel in all: not sent again while the picture stayed")
     }
+
+    @Test func withGraphicsITerm2ThePanesPictureIsAnInlineJPEGOfItsFootprint() async throws {
+        // The pty answers the cell size (6x13) as xterm does; --graphics iterm2 names the protocol.
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
+                                       arguments: DemoEndToEndTests.fastDemo + ["--graphics", "iterm2"],
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       persona: .sixel)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        let head = "\u{1B}]1337;File=inline=1;"
+        let sent = await terminal.wait { snapshot in
+            guard let start = KittyEndToEndTests.firstOffset(of: head, in: snapshot.output, from: beforePane) else {
+                return false
+            }
+            return snapshot.output[start...].contains(0x07)
+        }
+        #expect(sent, "the pane's picture arrives as an iTerm2 inline image")
+        let output = terminal.snapshot.output
+        let start = try #require(KittyEndToEndTests.firstOffset(of: head, in: output, from: beforePane))
+        let end = try #require(output[start...].firstIndex(of: 0x07))
+        let text = String(decoding: output[start..<end], as: UTF8.self)
+        let (arguments, payload) = try #require(text.split(separator: ":", maxSplits: 1).map(String.init)
+            .splitPair())
+        let file = try #require(Data(base64Encoded: payload))
+        #expect(arguments.contains("size=\(file.count);"))
+        #expect(Array(file.prefix(3)) == [0xFF, 0xD8, 0xFF], "a JPEG")
+        let picture = try ImageDecoder.decode([UInt8](file)).bitmap
+        let widthMatch = try #require(arguments.firstMatch(of: /width=([0-9]+);/))
+        let heightMatch = try #require(arguments.firstMatch(of: /height=([0-9]+);/))
+        let columns = try #require(Int(widthMatch.1)), rows = try #require(Int(heightMatch.1))
+        // The picture is fitted into its footprint's pixels (6x13 cells), filling one side.
+        #expect(picture.width <= columns * 6 && picture.height <= rows * 13, "\(picture.width)x\(picture.height) in \(columns)x\(rows)")
+        #expect(picture.width > (columns - 1) * 6 || picture.height > (rows - 1) * 13)
+        terminal.type("q")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+        let all = terminal.snapshot.output
+        var count = 0, from = beforePane
+        while let next = KittyEndToEndTests.firstOffset(of: head, in: all, from: from) { count += 1; from = next + 1 }
+        #expect(count == 1, "sent once")
+    }
+}
+
+private extension Array where Element == String {
+    /// The two halves of a split in two, or nil.
+    func splitPair() -> (String, String)? { count == 2 ? (self[0], self[1]) : nil }
 }
