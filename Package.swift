@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Cells", "Pixels"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Cells", "Pixels", "Codecs", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", "Pipeline", "Table", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -26,6 +26,8 @@ public final class App {
     private var itemActions: ItemActions?
     /// The terminal's kitty images of the thumbnails, when they are shown in pixels.
     private let images: TerminalImages?
+    /// The detail pane's picture in sixel or iTerm2 pixels, when the terminal draws those.
+    private let detailPixels: DetailPanePixels?
     /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
     public var onQuit: (@MainActor () -> Void)?
     private var needsFrame = false
@@ -63,6 +65,7 @@ public final class App {
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
         self.table = table
         images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
+        detailPixels = Self.makeDetailPixels(for: terminal, pipeline: naive == nil ? pixels : nil)
         table.showPixels(through: images)
         if let naive {
             var naiveConfiguration = configuration
@@ -95,6 +98,15 @@ public final class App {
         return images
     }
 
+    /// The detail pane's pixels, when the terminal draws sixel or iTerm2 images and its cell size is known.
+    private static func makeDetailPixels(for terminal: Terminal, pipeline: ImagePipeline?) -> DetailPanePixels? {
+        let graphics = terminal.graphics
+        guard let pipeline, let cellPixels = graphics.cellPixels, let form = DetailPanePixels.form(for: graphics)
+        else { return nil }
+        return DetailPanePixels(form: form, cellPixels: cellPixels, pipeline: pipeline,
+                                insideTmux: graphics.tmuxPassthrough) { [weak terminal] bytes in terminal?.send(bytes) }
+    }
+
     /// Why kitty thumbnails are not shown although the terminal has them, for the status line.
     private var pixelsNote: String? {
         guard images == nil, split == nil, terminal.graphics.kittyThumbnails, terminal.colorCount < 256 else { return nil }
@@ -108,6 +120,7 @@ public final class App {
         resizeTables()
         for table in tables { table.onChange { [weak self] in self?.setNeedsFrame() } }
         images?.onChange = { [weak self] in self?.setNeedsFrame() }
+        detailPixels?.onReady = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
         drawFrame()
@@ -119,6 +132,7 @@ public final class App {
             }
         }
         for table in tables { table.cancelAll() }
+        detailPixels?.cancel()
         return status
     }
 
@@ -184,8 +198,14 @@ public final class App {
 
     private func redrawAll() {
         resizeTables()
-        terminal.invalidate()
+        invalidateScreen()
         drawFrame()
+    }
+
+    /// Makes the next draw repaint every cell, which also erases pictures drawn over them.
+    private func invalidateScreen() {
+        terminal.invalidate()
+        detailPixels?.screenRepainted()
     }
 
     /// Ends the loop with an exit status (0 for q): restores the terminal now, and ends the process within
@@ -235,7 +255,7 @@ public final class App {
             case .handled:
                 break
             }
-            if event == .resize { terminal.invalidate() }
+            if event == .resize { invalidateScreen() }
         }
         terminal.qQuits = table.detail == nil && table.pageFailure == nil && !table.isEditingFilter
             && !table.showingHelp
@@ -265,10 +285,20 @@ public final class App {
         } else {
             table.update()
             terminal.draw(table.frame())
+            drawDetailPixels()
         }
         updateSpinner()
         autoplay?.frameDrawn(hasRows: !tables.contains(where: \.isWaitingForPage),
                              settled: tables.allSatisfy(\.isSettled))
+    }
+
+    /// Draws the detail pane's picture in pixels over the frame just drawn, when it changed; first repaints the
+    /// screen when pixels of another picture (or of a closed pane) are on it.
+    private func drawDetailPixels() {
+        guard let detailPixels, detailPixels.frameDrawn(table.detailPicture) else { return }
+        invalidateScreen()
+        terminal.draw(table.frame())
+        _ = detailPixels.frameDrawn(table.detailPicture)
     }
 
     private func updateSpinner() {

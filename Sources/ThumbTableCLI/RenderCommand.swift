@@ -60,6 +60,12 @@ struct RenderCommand: AsyncParsableCommand {
     @Option(help: "The terminal's background, #RRGGBB: transparent pixels are drawn on it.")
     var background = Self.defaultBackground
 
+    @Option(help: """
+        text (text art), or the picture in pixels for a terminal that draws them: sixel (xterm -ti vt340, foot, \
+        mlterm, WezTerm) or iterm2 (iTerm2, WezTerm); a cell's pixels come from the terminal, else 10x20.
+        """)
+    var graphics: RenderGraphics = .text
+
     @Option(parsing: .unconditional,
             help: "Seconds to wait for an http(s) download, at most \(Int(Ceiling.timeoutSeconds)).")
     var timeout = Self.defaultTimeout
@@ -123,6 +129,7 @@ extension RenderCommand {
 
     /// Decodes and prints the picture: the file named by the input, or the bytes downloaded from it.
     func render(downloaded: [UInt8]?) throws {
+        if graphics != .text { return try renderPixels(downloaded: downloaded) }
         let box = self.box()
         let options = TextArtOptions(mode: mode, color: color ?? Self.terminalColorDepth(), dither: dither,
                                      cellAspect: cellAspect, background: Self.parseColor(background)!)

@@ -118,6 +118,7 @@ extension RenderCommand {
             "cell-aspect": .value(default: TextArtOptions.default.cellAspect) { $0.cellAspect = $1 },
             "background": .value(default: defaultBackground) { $0.background = $1 },
             "timeout": .value(default: defaultTimeout) { $0.timeout = $1 },
+            "graphics": .value(default: RenderGraphics.text) { $0.graphics = $1 },
         ]
     }
 }

@@ -51,6 +51,25 @@ struct DetailPaneView {
         return ScrolledText(lines: textLines(width: t.width), x: t.x, y: t.y, width: t.width, height: t.height)
     }
 
+    /// The cells the loaded picture covers in a pane of the given size (relative to the pane), or nil while there is
+    /// none: where its text art is drawn, and where a picture in real pixels goes over it, so that the layout is the
+    /// same in both.
+    func pictureFootprint(width: Int, height: Int) -> PictureFootprint? {
+        guard case .loaded(let picture) = pane.image,
+              let area = DetailPane.geometry(width: width, height: height, hasImage: pane.imageURL != nil).image
+        else { return nil }
+        return Self.footprint(of: picture, in: area)
+    }
+
+    /// The picture centred in the image's area.
+    private static func footprint(of picture: CellBuffer, in area: (x: Int, y: Int, box: CellSize))
+        -> PictureFootprint
+    {
+        PictureFootprint(x: area.x + (area.box.columns - picture.width) / 2,
+                         y: area.y + (area.box.rows - picture.height) / 2,
+                         columns: picture.width, rows: picture.height)
+    }
+
     /// Draws the pane into a buffer of the given size, its text scrolled as the pane's `textScroll` says.
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
@@ -58,7 +77,8 @@ struct DetailPaneView {
         if let (x, y, box) = geometry.image {
             switch pane.image {
             case .loaded(let picture):
-                buffer.draw(picture, x: x + (box.columns - picture.width) / 2, y: y + (box.rows - picture.height) / 2)
+                let footprint = Self.footprint(of: picture, in: (x, y, box))
+                buffer.draw(picture, x: footprint.x, y: footprint.y)
             case .loading:
                 buffer.put("\(Spinner.frame(tick)) loading image…", x: x + 1, y: y + box.rows / 2,
                            style: theme.subtitle, maxWidth: box.columns - 1)

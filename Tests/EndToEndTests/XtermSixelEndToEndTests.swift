@@ -1,0 +1,152 @@
+import Codecs
+import Foundation
+import Pixels
+import TestSupport
+import Testing
+
+/// Sixels drawn by a real terminal: Debian's xterm in VT340 mode under Xvfb, its screen read back from Xvfb's
+/// framebuffer file and compared with what was sent.
+///
+/// The comparison: the rectangle of pixels that differ from xterm's background (a colour no test picture has at its
+/// edges) must sit where the picture was drawn and have its size; its content, and the source scaled to that size,
+/// are averaged over 4x4 blocks and their mean absolute difference per channel (0-255) must stay under a bound
+/// that a missing, shifted or wrong picture exceeds several times over.
+@Suite(.serialized, .enabled(if: XtermSession.available, "xterm and Xvfb are not installed (scripts/setup)"))
+struct XtermSixelEndToEndTests {
+    static let background = RGBA(r: 0x20, g: 0x40, b: 0x60)
+
+    static func write(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tt-\(UUID().uuidString).six").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The screen once the picture has been drawn: the window is up (its last cell shows the background), there is
+    /// something else inside the text area, and it is the same on two reads in a row (xterm draws a sixel as its
+    /// bytes arrive).
+    static func settledPicture(_ xterm: XtermSession, columns: Int, rows: Int)
+        throws -> (Bitmap, (x: Int, y: Int, width: Int, height: Int))
+    {
+        let area = XtermSession.cellRect(column: 0, row: 0, columns: columns, rows: rows)
+        var previous: (x: Int, y: Int, width: Int, height: Int)?
+        var found: (x: Int, y: Int, width: Int, height: Int)?
+        let shot = try xterm.waitForScreen("a picture") { shot in
+            guard shot[area.x + area.width - 1, area.y + area.height - 1] == background else { return false }
+            let box = shot.boundingBox(notMatching: background, in: area)
+            defer { previous = box }
+            guard let box, let previous, box == previous else { return false }
+            found = box
+            return true
+        }
+        return (shot, try #require(found))
+    }
+
+    @Test func aHandWrittenSixelIsDrawnAtTheCursorInItsSizeAndColours() throws {
+        // The DEC format by hand, not our encoder: 60x26 pixels, the left half red and the right half blue; four
+        // full bands and one of two rows.
+        var sixel = "\u{1B}P9;1;0q\"1;1;60;26#1;2;100;0;0#2;2;0;0;100"
+        for _ in 0..<4 { sixel += "#1!30~#2!30~-" }
+        sixel += "#1!30B#2!30B\u{1B}\\"
+        let file = try Self.write(Array(sixel.utf8))
+        defer { unlink(file) }
+        // The cursor is hidden: xterm draws it over whatever is under it, pictures included.
+        let xterm = try XtermSession(command: "printf '\\033[?25l'; cat \(file)", background: "#204060")
+        defer { xterm.close() }
+        let (shot, box) = try Self.settledPicture(xterm, columns: 80, rows: 24)
+        #expect(box == (2, 2, 60, 26), "drawn from the top left cell's corner, 60x26")
+        #expect(shot[2, 2] == RGBA(r: 255, g: 0, b: 0))
+        #expect(shot[31, 27] == RGBA(r: 255, g: 0, b: 0))
+        #expect(shot[32, 2] == RGBA(r: 0, g: 0, b: 255))
+        #expect(shot[61, 27] == RGBA(r: 0, g: 0, b: 255))
+    }
+
+    @Test func renderDrawsAPhotoThatLooksLikeItsSource() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Resources/demo/photos/chelsea.png").standardized.path
+        let source = try ImageDecoder.decodeFile(at: photo).bitmap
+        let command = "printf '\\033[?25l'; " + TmuxSession.quote(try TmuxSession.binary())
+            + " render " + TmuxSession.quote(photo) + " --graphics sixel --size 40x12"
+        let xterm = try XtermSession(command: command, background: "#204060")
+        defer { xterm.close() }
+        let (shot, box) = try Self.settledPicture(xterm, columns: 80, rows: 24)
+        // render reads xterm's cells from TIOCGWINSZ (484x316 pixels for 80x24: 6x13 each, the border counted),
+        // so the box is 240x156 pixels and the 451x300 photo fits its height.
+        let expected = (width: Int((Double(source.width) * 156 / Double(source.height)).rounded()), height: 156)
+        #expect(box.x == 2 && box.y == 2, "drawn from the first cell's corner: \(box)")
+        #expect(abs(box.width - expected.width) <= 1 && box.height == expected.height, "\(box), expected \(expected)")
+        let drawn = shot.cropped(x: box.x, y: box.y, width: box.width, height: box.height)
+        let scaled = ImageDifference.resized(source, width: box.width, height: box.height)
+        // Measured: 0.79 from the source (the sixel's palette and dithering, xterm's drawing); 40.8 from the source
+        // with red and blue swapped.
+        let difference = ImageDifference.meanAbsolute(drawn, scaled, block: 4)
+        #expect(difference < 10, "mean block difference from the source \(difference)")
+        var swapped = scaled
+        for i in stride(from: 0, to: swapped.pixels.count, by: 4) { swapped.pixels.swapAt(i, i + 2) }
+        let control = ImageDifference.meanAbsolute(drawn, swapped, block: 4)
+        #expect(control > 2 * difference, "the measure tells pictures apart: \(control)")
+    }
+
+    /// How many colours the pixels of `area` hold.
+    static func colours(in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+        var seen = Set<RGBA>()
+        for y in area.y..<(area.y + area.height) {
+            for x in area.x..<(area.x + area.width) { seen.insert(shot[x, y]) }
+        }
+        return seen.count
+    }
+
+    @Test(.enabled(if: XtermSession.canType, "the kernel refuses TIOCSTI, which types into the xterm"))
+    func theDetailPaneShowsItsPictureInPixelsAndClearsItWhenItCloses() throws {
+        // Text art in monochrome (--color none): the text art has the two colours of xterm's text, so many colours
+        // in the pane can only be the picture in pixels. Detection is automatic (xterm answers sixel in DA1 and its
+        // cell size to CSI 16 t).
+        let ttyFile = FileManager.default.temporaryDirectory.appendingPathComponent("tt-\(UUID().uuidString).tty").path
+        defer { unlink(ttyFile) }
+        let demo = [try TmuxSession.binary()] + DemoEndToEndTests.fastDemo + ["--color", "none"]
+        let command = "tty > \(ttyFile).part && mv \(ttyFile).part \(ttyFile); exec env TERM=xterm "
+            + demo.map(TmuxSession.quote).joined(separator: " ")
+        let xterm = try XtermSession(command: command, columns: 100, rows: 30, background: "#204060")
+        defer { xterm.close() }
+        let screen = XtermSession.cellRect(column: 0, row: 0, columns: 100, rows: 30)
+        // The table is up once the first row is selected: its third line is drawn on the selection's grey.
+        let selected = XtermSession.cellRect(column: 15, row: 3, columns: 40, rows: 1)
+        // (Before xterm maps its window the screen is black: the root window's.)
+        _ = try xterm.waitForScreen("the first row selected") { shot in
+            Self.colours(in: shot, screen) > 1 && !Self.contains(RGBA(r: 0, g: 0, b: 0), in: shot, screen)
+                && Self.colourfulBox(in: shot, selected) != nil
+        }
+        let tty = try String(contentsOfFile: ttyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try XtermSession.type("\r", intoTTY: tty)
+        let withPicture = try xterm.waitForScreen("the pane's picture in pixels") { Self.colours(in: $0, screen) > 64 }
+        // The picture starts at a cell's corner, inside the pane's left half (its image area at 100 columns; the
+        // header and the two bottom lines are left out).
+        let imageArea = XtermSession.cellRect(column: 0, row: 1, columns: 51, rows: 27)
+        let colourful = try #require(Self.colourfulBox(in: withPicture, imageArea))
+        #expect((colourful.x - 2) % XtermSession.cellWidth == 0 && (colourful.y - 2) % XtermSession.cellHeight == 0,
+                "at a cell's corner: \(colourful)")
+        #expect(colourful.x + colourful.width <= 2 + 51 * XtermSession.cellWidth, "in the image area: \(colourful)")
+        // q closes the pane: the screen is repainted and no pixels of the picture stay.
+        try XtermSession.type("q", intoTTY: tty)
+        _ = try xterm.waitForScreen("the pane's pixels gone") { Self.colours(in: $0, screen) <= 4 }
+    }
+
+    static func contains(_ colour: RGBA, in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
+        (area.y..<(area.y + area.height)).contains { y in (area.x..<(area.x + area.width)).contains { shot[$0, y] == colour } }
+    }
+
+    /// The rectangle of pixels that are neither the background nor xterm's white text.
+    static func colourfulBox(in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int))
+        -> (x: Int, y: Int, width: Int, height: Int)?
+    {
+        var left = Int.max, top = Int.max, right = -1, bottom = -1
+        for y in area.y..<(area.y + area.height) {
+            for x in area.x..<(area.x + area.width) {
+                let p = shot[x, y]
+                if p == background || p == RGBA(r: 255, g: 255, b: 255) { continue }
+                left = min(left, x); right = max(right, x)
+                top = min(top, y); bottom = max(bottom, y)
+            }
+        }
+        return right < 0 ? nil : (left, top, right - left + 1, bottom - top + 1)
+    }
+}

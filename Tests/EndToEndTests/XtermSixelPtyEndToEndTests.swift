@@ -1,0 +1,114 @@
+import Codecs
+import Foundation
+import Pixels
+import TestSupport
+import Testing
+
+/// The detail pane's picture as sixel bytes, with the built binary on a pty that answers as xterm -ti vt340 does
+/// (`PtyTerminal.Persona.sixel`: 6x13-pixel cells, sixel in DA1): the bytes decode to a picture of the pane's
+/// pixel size, are placed at the picture's cell, are not sent again while the picture stays, and the screen is
+/// repainted when the pane closes.
+@Suite(.serialized)
+struct XtermSixelPtyEndToEndTests {
+    static let sixelStart = "\u{1B}P9;1;0q"
+
+    /// Every complete sixel in `bytes` from `offset`: where it starts, and its bytes.
+    static func sixels(in bytes: [UInt8], from offset: Int = 0) -> [(offset: Int, bytes: [UInt8])] {
+        var found: [(Int, [UInt8])] = []
+        var from = offset
+        while let start = KittyEndToEndTests.firstOffset(of: sixelStart, in: bytes, from: from),
+              let end = KittyEndToEndTests.firstOffset(of: "\u{1B}\\", in: bytes, from: start) {
+            found.append((start, Array(bytes[start..<end + 2])))
+            from = end + 2
+        }
+        return found
+    }
+
+    @Test func theDetailPanesPictureIsSentAsASixelOnceAndTheScreenRepaintedWhenThePaneCloses() async throws {
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(), arguments: DemoEndToEndTests.fastDemo,
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       persona: .sixel)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        let sent = await terminal.wait { !Self.sixels(in: $0.output, from: beforePane).isEmpty }
+        #expect(sent, "the pane's picture arrives as a sixel")
+        let output = terminal.snapshot.output
+        let sixel = try #require(Self.sixels(in: output, from: beforePane).first)
+        let picture = try SixelDecoder.decode(sixel.bytes)
+        // The pane at 100x30 gives the picture a box of up to 50 columns by 26 rows; in 6x13-pixel cells that is
+        // 300x338 pixels, and the picture fills one side of its text art's footprint.
+        #expect(picture.declaredWidth <= 300 && picture.declaredHeight <= 338)
+        #expect(picture.declaredWidth >= 120 || picture.declaredHeight >= 130, "\(picture.declaredWidth)x\(picture.declaredHeight)")
+        #expect(picture.declaredWidth % 6 == 0 || picture.declaredHeight % 13 == 0, "a side fills whole cells")
+        #expect(picture.paletteCount > 16, "a photo's palette")
+        // Placed at its cell with the cursor saved before and restored after.
+        let placement = String(decoding: output[max(beforePane, sixel.offset - 16)..<sixel.offset], as: UTF8.self)
+        #expect(placement.range(of: "\u{1B}7\u{1B}\\[[0-9]+;[0-9]+H$", options: .regularExpression) != nil, "\(placement.debugDescription)")
+        #expect(KittyEndToEndTests.firstOffset(of: "\u{1B}8", in: output, from: sixel.offset) != nil)
+
+        // Scrolling the pane's text redraws the frame but not the picture.
+        let afterSixel = terminal.snapshot.output.count
+        terminal.type("j")
+        #expect(await terminal.wait { $0.output.count > afterSixel }, "the frame after j")
+        // q closes the pane: the whole screen is repainted (which erases the sixel in xterm) and nothing is sent.
+        let beforeClose = terminal.snapshot.output.count
+        terminal.type("q")
+        #expect(await terminal.wait { KittyEndToEndTests.firstOffset(of: "\u{1B}[2J", in: $0.output,
+                                                                      from: beforeClose) != nil },
+                "the screen is cleared and repainted when the pane closes")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+        #expect(Self.sixels(in: terminal.snapshot.output, from: beforePane).count == 1,
+                "one sixel in all: not sent again while the picture stayed")
+    }
+
+    @Test func withGraphicsITerm2ThePanesPictureIsAnInlineJPEGOfItsFootprint() async throws {
+        // The pty answers the cell size (6x13) as xterm does; --graphics iterm2 names the protocol.
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
+                                       arguments: DemoEndToEndTests.fastDemo + ["--graphics", "iterm2"],
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       persona: .sixel)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        let head = "\u{1B}]1337;File=inline=1;"
+        let sent = await terminal.wait { snapshot in
+            guard let start = KittyEndToEndTests.firstOffset(of: head, in: snapshot.output, from: beforePane) else {
+                return false
+            }
+            return snapshot.output[start...].contains(0x07)
+        }
+        #expect(sent, "the pane's picture arrives as an iTerm2 inline image")
+        let output = terminal.snapshot.output
+        let start = try #require(KittyEndToEndTests.firstOffset(of: head, in: output, from: beforePane))
+        let end = try #require(output[start...].firstIndex(of: 0x07))
+        let text = String(decoding: output[start..<end], as: UTF8.self)
+        let (arguments, payload) = try #require(text.split(separator: ":", maxSplits: 1).map(String.init)
+            .splitPair())
+        let file = try #require(Data(base64Encoded: payload))
+        #expect(arguments.contains("size=\(file.count);"))
+        #expect(Array(file.prefix(3)) == [0xFF, 0xD8, 0xFF], "a JPEG")
+        let picture = try ImageDecoder.decode([UInt8](file)).bitmap
+        let widthMatch = try #require(arguments.firstMatch(of: /width=([0-9]+);/))
+        let heightMatch = try #require(arguments.firstMatch(of: /height=([0-9]+);/))
+        let columns = try #require(Int(widthMatch.1)), rows = try #require(Int(heightMatch.1))
+        // The picture is fitted into its footprint's pixels (6x13 cells), filling one side.
+        #expect(picture.width <= columns * 6 && picture.height <= rows * 13, "\(picture.width)x\(picture.height) in \(columns)x\(rows)")
+        #expect(picture.width > (columns - 1) * 6 || picture.height > (rows - 1) * 13)
+        terminal.type("q")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+        let all = terminal.snapshot.output
+        var count = 0, from = beforePane
+        while let next = KittyEndToEndTests.firstOffset(of: head, in: all, from: from) { count += 1; from = next + 1 }
+        #expect(count == 1, "sent once")
+    }
+}
+
+private extension Array where Element == String {
+    /// The two halves of a split in two, or nil.
+    func splitPair() -> (String, String)? { count == 2 ? (self[0], self[1]) : nil }
+}
