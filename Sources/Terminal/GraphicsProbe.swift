@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Graphics
 #if canImport(Glibc)
@@ -58,10 +59,11 @@ enum GraphicsProbe {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         do { try process.run() } catch { return nil }
-        let deadline = ContinuousClock.now + tmuxBudget
-        while process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
-        if process.isRunning {
+        let seconds = Double(tmuxBudget.components.seconds) + Double(tmuxBudget.components.attoseconds) * 1e-18
+        if ended.wait(timeout: .now() + seconds) == .timedOut {
             process.terminate()
             return nil
         }
@@ -96,7 +98,8 @@ enum GraphicsProbe {
         var buffer = [UInt8](repeating: 0, count: 512)
         while !parser.isComplete {
             let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int32(left.components.seconds * 1000
+                                     + left.components.attoseconds / 1_000_000_000_000_000)
             guard milliseconds > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
