@@ -82,7 +82,9 @@ struct KittyEndToEndTests {
         terminal.type("\u{1A}")
         let start = before.output.count
         let resent = await terminal.wait { snapshot in
-            guard let leave = Self.firstOffset(of: "\u{1B}[?1049l", in: snapshot.output, from: start) else { return false }
+            guard let leave = Self.firstOffset(of: "\u{1B}[?1049l", in: snapshot.output, from: start) else {
+                return false
+            }
             return shown.isSubset(of: Set(snapshot.deletes.map(\.id)))
                 && snapshot.uploads.filter { $0.endOffset > leave }.count >= 3
         }
