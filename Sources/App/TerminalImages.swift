@@ -1,6 +1,6 @@
 import Cells
 import Codecs
-import Foundation
+import FoundationEssentials
 import Graphics
 import Pipeline
 import Pixels

@@ -1,5 +1,4 @@
-import Dispatch
-import Foundation
+import FoundationEssentials
 import Graphics
 #if canImport(Glibc)
 import Glibc
@@ -50,28 +49,64 @@ enum GraphicsProbe {
     /// Whether tmux passes images through to the terminal outside it, and whether that terminal has 24-bit colour:
     /// from `tmux display`, nil when tmux cannot be asked. The user's tmux settings are read, never changed.
     static func tmuxOptions(pane: String) -> (passthrough: Bool, rgb: Bool)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["tmux", "display", "-p"]
         if !pane.isEmpty { arguments += ["-t", pane] }
-        process.arguments = arguments + ["#{allow-passthrough} #{client_termfeatures}"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        do { try process.run() } catch { return nil }
-        let seconds = Double(tmuxBudget.components.seconds) + Double(tmuxBudget.components.attoseconds) * 1e-18
-        if ended.wait(timeout: .now() + seconds) == .timedOut {
-            process.terminate()
+        guard let text = run(arguments + ["#{allow-passthrough} #{client_termfeatures}"], within: tmuxBudget) else {
             return nil
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard let first = fields.first else { return nil }
         let features = fields.dropFirst().flatMap { $0.split(separator: ",") }
         return (["1", "on", "all"].contains(String(first)), features.contains("RGB"))
+    }
+
+    /// Runs a command found on PATH and returns what it printed, or nil when it could not run, failed, or took
+    /// longer than `budget` (then it is killed): its output is read through a pipe polled up to the deadline.
+    static func run(_ argv: [String], within budget: Duration) -> String? {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        defer { close(readEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0], &actions, nil, cArguments, environ)
+        close(writeEnd)
+        guard spawned == 0 else { return nil }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let deadline = ContinuousClock.now + budget
+        var finished = false
+        while !finished {
+            let milliseconds = Self.milliseconds(until: deadline)
+            guard milliseconds > 0 else { break }
+            var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = read(readEnd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { finished = true } else if output.count < 4096 { output += buffer[0..<count] }
+        }
+        if !finished { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard finished, status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whole milliseconds left until `deadline`, for poll.
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let left = deadline - ContinuousClock.now
+        return Int32(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
     }
 
     /// Writes the queries and reads the answers until DA1's (or the budget), in raw mode; then restores the tty's
@@ -97,9 +132,7 @@ enum GraphicsProbe {
         let deadline = ContinuousClock.now + budget
         var buffer = [UInt8](repeating: 0, count: 512)
         while !parser.isComplete {
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(left.components.seconds * 1000
-                                     + left.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Self.milliseconds(until: deadline)
             guard milliseconds > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)

@@ -71,6 +71,13 @@ struct DisplayOptions: ParsableArguments {
 
     @OptionGroup(title: "Print mode") var printing: PrintOptions
 
+    @Option(help: ArgumentHelp(
+        "Shed the memory caches when resident memory passes this many MB.",
+        discussion: "Default: 90 % of the cgroup's memory.max, else a quarter of the machine's memory."))
+    var memoryLimit: Int?
+
+    @OptionGroup(title: "Saving and filtering") var saveAndFilter: SaveAndFilterOptions
+
     func validate() throws {
         _ = try thumbnailSize()
         try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")
@@ -81,6 +88,7 @@ struct DisplayOptions: ParsableArguments {
         try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
         try Ceiling.check(stallTimeout, "--stall-timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
         try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
+        if let memoryLimit { try Ceiling.check(memoryLimit, "--memory-limit", in: 1...(1 << 30), unit: "MB") }
     }
 
     /// --thumb-size, parsed by the same rule as `render --size`; nil for `auto` (sized to the screen).

@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import Pixels
 
 /// Pictures in real pixels, for terminal image protocols: an image decoded and scaled to fit a box of pixels,

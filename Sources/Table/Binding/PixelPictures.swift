@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// Where a row's thumbnail can be shown in real pixels: the terminal's images, kept by the app.
 ///

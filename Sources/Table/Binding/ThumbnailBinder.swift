@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// Keeps the thumbnails in line with the screen: binds row slots to the rows on screen, starting and cancelling
@@ -95,10 +95,13 @@ final class ThumbnailBinder {
         pictures.onScreen(shown)
     }
 
-    /// Loads an item's thumbnail again, if a slot shows it. Returns whether one does.
+    /// Loads an item's thumbnail again, a remembered failure forgotten, if a slot shows it. Returns whether one does.
     func reload(item index: Int, size: CellSize) -> Bool {
         guard let slot = pool.slot(forItem: index) else { return false }
-        if let url = slot.imageURL { slot.reload(loader.thumbnail(url, size: size)) }
+        if let url = slot.imageURL {
+            loader.forgetFailure(url)
+            slot.reload(loader.thumbnail(url, size: size))
+        }
         return true
     }
 
