@@ -97,6 +97,24 @@ struct KittyEndToEndTests {
         #expect(await terminal.exitStatus() == 0)
     }
 
+    @Test func aZoomSendsThePicturesAgainAtTheNewSize() async throws {
+        let terminal = try start(.kitty, ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50",
+                                          "--rows", "43", "--page-size", "10"])
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.uploads.count >= 3 })
+        let before = terminal.snapshot.uploads
+        // Sized to the screen, the thumbnails are as large as they get here: `-` makes them smaller.
+        let narrowest = before.map(\.columns).min() ?? 0
+        terminal.type("-")
+        #expect(await terminal.wait { $0.uploads.dropFirst(before.count).contains { $0.columns < narrowest } },
+                "smaller pictures sent for the smaller thumbnails")
+        let zoomed = terminal.snapshot.uploads.dropFirst(before.count)
+        #expect(zoomed.allSatisfy { $0.width <= $0.columns * 10 && $0.height <= $0.rows * 20 })
+        #expect(Set(zoomed.map(\.id)).isDisjoint(with: Set(before.map(\.id))), "a new image, not the old one")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
     @Test(arguments: [PtyTerminal.Persona.silent, .garbage, .sixel, .late(.milliseconds(400))])
     func terminalsWithoutKittyGetTextArtAndNoGraphicsBytes(_ persona: PtyTerminal.Persona) async throws {
         let terminal = try start(persona)
