@@ -147,7 +147,8 @@ final class TerminalImages: PixelPictures {
     /// Deletes the least recently used images not on screen while the terminal holds too many.
     private func evictIfNeeded() {
         guard held.count > maxImages || heldBytes > Self.maxBytes else { return }
-        let candidates = held.filter { !onScreenIDs.contains($0.value.image.id) }.sorted { $0.value.lastUse < $1.value.lastUse }
+        let candidates = held.filter { !onScreenIDs.contains($0.value.image.id) }
+            .sorted { $0.value.lastUse < $1.value.lastUse }
         var bytes: [UInt8] = []
         for (key, entry) in candidates {
             guard held.count > maxImages || heldBytes > Self.maxBytes else { break }

@@ -69,7 +69,8 @@ public enum GraphicsDecision {
             return .text(note: "Pictures as text: inside tmux only kitty images with placeholders are shown")
         }
         if environment.insideTmux && !environment.tmuxRGB {
-            return .text(note: "Pictures as text: tmux's client lacks 24-bit colour (set -as terminal-features ',*:RGB')")
+            return .text(note: "Pictures as text: tmux's client lacks 24-bit colour "
+                         + "(set -as terminal-features ',*:RGB')")
         }
         if capabilities.graphics == .kitty && !capabilities.kittyPlaceholders {
             capabilities.note = "Thumbnails as text: this terminal's kitty graphics have no Unicode placeholders"

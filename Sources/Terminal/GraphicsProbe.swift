@@ -83,8 +83,7 @@ enum GraphicsProbe {
         let deadline = ContinuousClock.now + budget
         var buffer = [UInt8](repeating: 0, count: 512)
         while !parser.isComplete {
-            let left = deadline - ContinuousClock.now
-            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Self.milliseconds(until: deadline)
             guard milliseconds > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)

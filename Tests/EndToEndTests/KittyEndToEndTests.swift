@@ -71,6 +71,50 @@ struct KittyEndToEndTests {
         #expect(end.deletes.allSatisfy { $0.offset < leave }, "deleted before leaving the alternate screen")
     }
 
+    @Test func ctrlZDeletesTheImagesBeforeGivingTheScreenBackAndResumingSendsThemAgain() async throws {
+        let terminal = try start(.kitty)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.uploads.count >= 3 })
+        let before = terminal.snapshot
+        let shown = Set(before.uploads.map(\.id))
+        // The program is a session leader on its own pty, so its stop is ignored (an orphaned process group) and it
+        // takes the screen back at once: what a shell's `fg` would bring.
+        terminal.type("\u{1A}")
+        let start = before.output.count
+        let resent = await terminal.wait { snapshot in
+            guard let leave = Self.firstOffset(of: "\u{1B}[?1049l", in: snapshot.output, from: start) else {
+                return false
+            }
+            return shown.isSubset(of: Set(snapshot.deletes.map(\.id)))
+                && snapshot.uploads.filter { $0.endOffset > leave }.count >= 3
+        }
+        #expect(resent, "deleted on suspend, sent again on resume")
+        let after = terminal.snapshot
+        let leave = try #require(Self.firstOffset(of: "\u{1B}[?1049l", in: after.output, from: start))
+        #expect(after.deletes.filter { shown.contains($0.id) }.allSatisfy { $0.offset < leave },
+                "deleted while the alternate screen that holds them is up")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
+    @Test func aZoomSendsThePicturesAgainAtTheNewSize() async throws {
+        let terminal = try start(.kitty, ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50",
+                                          "--rows", "43", "--page-size", "10"])
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.uploads.count >= 3 })
+        let before = terminal.snapshot.uploads
+        // Sized to the screen, the thumbnails are as large as they get here: `-` makes them smaller.
+        let narrowest = before.map(\.columns).min() ?? 0
+        terminal.type("-")
+        #expect(await terminal.wait { $0.uploads.dropFirst(before.count).contains { $0.columns < narrowest } },
+                "smaller pictures sent for the smaller thumbnails")
+        let zoomed = terminal.snapshot.uploads.dropFirst(before.count)
+        #expect(zoomed.allSatisfy { $0.width <= $0.columns * 10 && $0.height <= $0.rows * 20 })
+        #expect(Set(zoomed.map(\.id)).isDisjoint(with: Set(before.map(\.id))), "a new image, not the old one")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
     @Test(arguments: [PtyTerminal.Persona.silent, .garbage, .sixel, .late(.milliseconds(400))])
     func terminalsWithoutKittyGetTextArtAndNoGraphicsBytes(_ persona: PtyTerminal.Persona) async throws {
         let terminal = try start(persona)
@@ -99,6 +143,7 @@ struct KittyEndToEndTests {
         #expect(await terminal.exitStatus() == 0)
         let output = terminal.snapshot.output
         #expect(Self.firstOffset(of: "\u{1B}_G", in: output) == nil)
-        #expect(Self.firstOffset(of: "\u{1B}[c", in: output) == nil && Self.firstOffset(of: "\u{1B}[16t", in: output) == nil)
+        #expect(Self.firstOffset(of: "\u{1B}[c", in: output) == nil)
+        #expect(Self.firstOffset(of: "\u{1B}[16t", in: output) == nil)
     }
 }

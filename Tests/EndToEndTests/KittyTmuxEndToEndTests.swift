@@ -30,7 +30,9 @@ struct KittyTmuxEndToEndTests {
             set -g allow-passthrough on
             set -as terminal-features ',*:RGB'
             """.write(toFile: config, atomically: true, encoding: .utf8)
-            let program = try TmuxSession.commandLine(arguments, environment: ["COLORTERM": "truecolor", "NO_COLOR": ""])
+            // The test runner's NO_COLOR must not reach the program: its ids are colours.
+            let program = try TmuxSession.commandLine(arguments,
+                                                      environment: ["COLORTERM": "truecolor", "NO_COLOR": ""])
             // The program starts once the client is attached, so its questions reach the client's terminal.
             let script = "tmux wait-for go; exec \(program)"
             _ = try Self.tmux(socket, ["-f", config, "new-session", "-d", "-s", "tt", "-x", "100", "-y", "30",
@@ -105,7 +107,8 @@ struct KittyTmuxEndToEndTests {
                     }
                     if marks.count >= 2 {
                         let high = marks.count >= 3 ? UInt32(marks[2]) << 24 : 0
-                        cells.append(PlaceholderCell(x: x, y: y, id: high | foreground, row: marks[0], column: marks[1]))
+                        cells.append(PlaceholderCell(x: x, y: y, id: high | foreground, row: marks[0],
+                                                     column: marks[1]))
                     }
                     plain += "#"
                     x += 1

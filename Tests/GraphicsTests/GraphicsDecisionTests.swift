@@ -19,7 +19,8 @@ import Testing
     }
 
     @Test func olderKittyAndWezTermHaveNoPlaceholders() {
-        let old = GraphicsDecision.decide(.auto, replies: replies(kitty.replacingOccurrences(of: "0.35.2", with: "0.26.5")),
+        let oldKitty = kitty.replacingOccurrences(of: "0.35.2", with: "0.26.5")
+        let old = GraphicsDecision.decide(.auto, replies: replies(oldKitty),
                                           environment: TerminalEnvironment())
         #expect(old.graphics == .kitty && !old.kittyThumbnails)
         #expect(old.note?.contains("placeholders") == true)

@@ -1,4 +1,7 @@
 import Cells
+#if canImport(Glibc)
+import Glibc
+#endif
 import Graphics
 import Pixels
 import Testing
@@ -26,6 +29,25 @@ import Testing
         #expect(!KittyPlaceholder.canCarry(0x0000_0100, form: .palette256))
         #expect(KittyPlaceholder.diacritic(255) == Unicode.Scalar(0xA8E5))
         #expect(KittyPlaceholder.maxIndex == 296)
+    }
+
+    @Test func cursesAndTheTableAgreeThePlaceholderIsOneColumn() {
+        // ncursesw measures with the C library's wcwidth: U+10EEEE one column, every diacritic none; the table's own
+        // width table must say the same of every placeholder glyph, or the layout and curses disagree.
+        #expect(setlocale(LC_CTYPE, "C.UTF-8") != nil)
+        // wcwidth needs _XOPEN_SOURCE, which Swift's Glibc module lacks: looked up in the C library.
+        typealias Width = @convention(c) (wchar_t) -> Int32
+        let wcwidth = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "wcwidth"), to: Width.self)
+        #expect(wcwidth(wchar_t(0x10EEEE)) == 1)
+        for index in 0...KittyPlaceholder.maxIndex {
+            #expect(wcwidth(wchar_t(KittyPlaceholder.diacritic(index).value)) == 0, "diacritic \(index)")
+        }
+        for index in [0, 1, 100, 255, KittyPlaceholder.maxIndex] {
+            let high = UInt32(max(index, 1) % 256) << 24
+            let cell = KittyPlaceholder.cell(imageID: high | 0x100, row: index, column: index, form: .direct)
+            #expect(String(cell.glyph).displayWidth == 1)
+            #expect(cell.glyph.unicodeScalars.count == 4, "fits curses' CCHARW_MAX - 1 scalars")
+        }
     }
 
     @Test func uploadsAreChunkedWithKeysFirst() throws {

@@ -52,7 +52,8 @@ public final class PtyTerminal: Sendable {
         var deletes: [(id: UInt32, offset: Int)] = []
         var repliesWritten = 0
         var exitStatus: Int32?
-        var waiters: [(id: Int, condition: @Sendable (Snapshot) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+        var waiters: [(id: Int, condition: @Sendable (Snapshot) -> Bool,
+                       continuation: CheckedContinuation<Bool, Never>)] = []
         var nextWaiter = 0
     }
 
@@ -108,7 +109,8 @@ public final class PtyTerminal: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGCHLD, SIGWINCH] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, PtyCalls.spawnSetsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes,
+                                 PtyCalls.spawnSetsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var env = ProcessInfo.processInfo.environment
         for name in ["TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "TERM_PROGRAM", "COLORTERM", "NO_COLOR"] {
             env[name] = nil
@@ -175,8 +177,7 @@ public final class PtyTerminal: Sendable {
             Task {
                 try? await Task.sleep(for: timeout)
                 let expired = self.state.withLock { s in
-                    guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil as CheckedContinuation<Bool, Never>? }
-                    return s.waiters.remove(at: index).continuation
+                    s.waiters.firstIndex { $0.id == id }.map { s.waiters.remove(at: $0).continuation }
                 }
                 expired?.resume(returning: false)
             }
@@ -297,7 +298,9 @@ public final class PtyTerminal: Sendable {
             guard ["16t", ">q", "c", "?1;1;0S", "?2;1;0S"].contains(body) else { return nil }
             var junk = Array("\(e)[?6x;;c\(e)_Gi=31;O\(e)[6;0;0t\u{9B}\(e)P>|".utf8)
             var generator = SystemRandomNumberGenerator()
-            junk += (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }.filter { $0 != 0x1B && $0 != 0x63 }
+            // No ESC or `c`: nothing in the noise can complete a DA1 answer by chance.
+            junk += (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                .filter { $0 != 0x1B && $0 != 0x63 }
             return junk
         }
         return text.map { Array($0.utf8) }
