@@ -1,6 +1,8 @@
+import Basics
 import Cells
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Table
 import Terminal
@@ -123,13 +125,13 @@ public final class App {
     /// Ends the process `delay` from now with `status`, on a thread of its own: the main queue and the cooperative
     /// pool may both be waiting for what is stuck.
     private static func endProcess(status: Int32, after delay: Duration) {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
-        let thread = Thread {
-            Thread.sleep(forTimeInterval: seconds)
+        let (seconds, attoseconds) = delay.components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        BackgroundThread.start(name: "exit deadline") {
+            BackgroundThread.sleep(milliseconds: milliseconds)
             fflush(nil)
             _exit(status)
         }
-        thread.start()
     }
 
     /// Ctrl-Z or SIGTSTP: gives the terminal back, stops until `fg`, then draws the whole screen again.

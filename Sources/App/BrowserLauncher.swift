@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalFiles
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +25,7 @@ public struct BrowserLauncher: Sendable {
     /// The whole argv for `url`: the URL in place of `%s`, else after the command.
     public func arguments(for url: String) -> [String] {
         command.contains { $0.contains("%s") }
-            ? command.map { $0.replacingOccurrences(of: "%s", with: url) } : command + [url]
+            ? command.map { $0.replacing("%s", with: url) } : command + [url]
     }
 
     /// glibc's `POSIX_SPAWN_SETSID` (2.26+, `spawn.h`): Swift's Glibc module leaves out that GNU extension's macro.

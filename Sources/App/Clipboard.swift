@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bytes that set the terminal's clipboard: OSC 52 (xterm's "manipulate selection data"), wrapped for tmux when
 /// the program runs inside it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The URL `o` opens and `y` copies for an item: its page when a field holds one, else its image; checked before

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The table the app talks to: keys call its methods, `update()` brings the loads in line with the screen, and

@@ -1,7 +1,8 @@
 import App
 import ArgumentParser
 import Cells
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Pipeline
 import Table

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The config file's values as command-line options: put before the user's own arguments of a browsing command,
 /// each only where the command line does not give that option itself, so the command line wins.
@@ -70,7 +70,7 @@ enum ConfigDefaults {
 
     /// The arguments one entry stands for, checked by the options' own parsing and validation.
     static func arguments(for entry: ConfigFile.Entry, in file: ConfigFile) throws -> [String] {
-        let key = entry.key.replacingOccurrences(of: "_", with: "-")
+        let key = String(entry.key.map { $0 == "_" ? "-" : $0 })
         func problem(_ message: String) -> ValidationError {
             ValidationError("config file \(file.path):\(entry.line): \(entry.key) = \(entry.value): \(message)")
         }

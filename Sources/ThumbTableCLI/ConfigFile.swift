@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import LocalFiles
 
 /// The config file, `$XDG_CONFIG_HOME/thumbtable/config.toml` (else `~/.config/thumbtable/config.toml`): the
@@ -111,7 +112,7 @@ enum ConfigSyntax {
         guard let equals = text.firstIndex(of: "=") else {
             throw Failure("expected key = value, got \"\(text)\"")
         }
-        let key = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let key = String(text[..<equals]).trimmingSpaces()
         guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else {
             throw Failure("\"\(key)\" is not a key: use letters, digits, - and _ (quoted and dotted keys are not read)")
@@ -141,7 +142,7 @@ enum ConfigSyntax {
         text = text[word.endIndex...]
         if word == "true" { return .boolean(true) }
         if word == "false" { return .boolean(false) }
-        let digits = word.replacingOccurrences(of: "_", with: "")
+        let digits = String(word.filter { $0 != "_" })
         if let integer = Int(digits), word.allSatisfy({ $0.isNumber || "+-_".contains($0) }) { return .integer(integer) }
         if let number = Double(digits), digits.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) {
             return .number(number)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Table
 
 /// Options for what the user takes out of the table (`w` and `W` save into `--save-dir`) and how far a filter reads
@@ -18,7 +18,7 @@ struct SaveAndFilterOptions: ParsableArguments {
     /// `--save-dir` with a leading `~/` made the home folder: the shell expands it on the command line, but not in
     /// the config file.
     var saveFolder: String {
-        saveDir == "~" || saveDir.hasPrefix("~/") ? (saveDir as NSString).expandingTildeInPath : saveDir
+        BrowseCommand.expandingTilde(saveDir)
     }
 
     func validate() throws {

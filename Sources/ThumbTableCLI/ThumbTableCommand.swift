@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The entry point. `thumbtable render …` is parsed by `RenderCommand(quickParsing:)` first: ArgumentParser
 /// reflects over the options of every command it might parse, which took longer than rendering a picture (the figures

@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 
 /// An image's original bytes, for saving them as they came.
 extension ImagePipeline {

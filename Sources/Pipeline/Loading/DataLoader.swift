@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import HTTP
 import LocalFiles
 
@@ -104,45 +106,18 @@ public final class DataLoader: DataLoading {
     }
 }
 
-/// A short reason for a failed file operation: "no such file", "permission denied", "No space left on device", …
-func fileErrorReason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain {
-        switch CocoaError.Code(rawValue: nsError.code) {
-        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
-        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-        case .fileWriteOutOfSpace: return "no space left on device"
-        case .fileWriteVolumeReadOnly: return "read-only file system"
-        default: break
-        }
-    }
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-    return nsError.localizedDescription
-}
-
 // MARK: - Errors and headers
 
 extension DataLoader {
     /// The wait a `Retry-After` header asks for: delta-seconds, or an HTTP date (IMF-fixdate, RFC 850 or asctime)
     /// counted from `now`; a date in the past asks for no wait.
     static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingSpaces(), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
             return Int(value).map { .seconds($0) }
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) {
-                let milliseconds = max(0, (date.timeIntervalSince(now) * 1000).rounded())
-                return .milliseconds(Int64(milliseconds))
-            }
-        }
-        return nil
+        guard let date = HTTPDate.parse(value) else { return nil }
+        let milliseconds = max(0, (date.timeIntervalSince(now) * 1000).rounded())
+        return .milliseconds(Int64(milliseconds))
     }
 }

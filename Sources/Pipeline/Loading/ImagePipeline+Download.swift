@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The download stage: one download per URL with its retries, waiting for a download slot in priority order and
 /// preempting stalled downloads for urgent ones (see `DownloadQueue` for the slots and the turns they take).

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// What a row slot asks for: the thumbnail of an image, drawn as text cells of a given size.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The list as its source gave it: the loaded items, the filter over them, where paging stands, and the notes the
@@ -89,15 +89,17 @@ public struct ListState: Sendable {
     mutating func setFilter(_ text: String) {
         filter = text
         filterReadLimit = filterReadStep
-        filtered = text.isEmpty ? nil : items.indices.filter { Self.matches(items[$0], text) }
+        let lowered = text.lowercased()
+        filtered = text.isEmpty ? nil : items.indices.filter { Self.row(items[$0], matches: lowered) }
         readWithoutMatch = filtered.map { items.count - 1 - ($0.last ?? -1) } ?? 0
     }
 
-    /// Whether an item's row shows `text`: in its title, subtitle or attribution, ignoring case. The detail pane's
-    /// fields are not on the row, so a match there would show a row without the text.
-    static func matches(_ item: Item, _ text: String) -> Bool {
-        item.title.localizedCaseInsensitiveContains(text) || item.subtitle.localizedCaseInsensitiveContains(text)
-            || (item.attribution?.localizedCaseInsensitiveContains(text) ?? false)
+    /// Whether an item's row shows `lowered` (a filter already lowercased): in its title, subtitle or attribution,
+    /// ignoring case (Unicode's lowercase mapping, no locale). The detail pane's fields are not on the row, so a
+    /// match there would show a row without the text.
+    static func row(_ item: Item, matches lowered: String) -> Bool {
+        item.title.lowercased().contains(lowered) || item.subtitle.lowercased().contains(lowered)
+            || (item.attribution?.lowercased().contains(lowered) ?? false)
     }
 
     /// Adds a page's items (filtered as the rest) and notes, and takes its next cursor.
@@ -108,7 +110,8 @@ public struct ListState: Sendable {
         pagesLoaded += 1
         if let count = page.totalCount { total = count }
         if !filter.isEmpty {
-            let matching = (start..<items.count).filter { Self.matches(items[$0], filter) }
+            let lowered = filter.lowercased()
+            let matching = (start..<items.count).filter { Self.row(items[$0], matches: lowered) }
             filtered?.append(contentsOf: matching)
             readWithoutMatch = matching.last.map { items.count - 1 - $0 } ?? readWithoutMatch + page.items.count
         }
