@@ -31,6 +31,10 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         pipeline.removeFromCaches(url)
     }
 
+    public func forgetFailure(_ url: URL) {
+        pipeline.forgetFailure(url)
+    }
+
     public func warm(_ url: URL, size: CellSize) async throws {
         _ = try await pipeline.thumbnail(request(url, size), priority: .batch).value()
     }

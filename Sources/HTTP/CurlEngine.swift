@@ -233,11 +233,33 @@ final class Transfer: @unchecked Sendable {
             if let length = expectedLength, length <= request.maxBytes {
                 body.reserveCapacity(length)
             }
-        } else if let colon = text.firstIndex(of: ":") {
-            let name = text[..<colon].trimmingSpaces().lowercased()
-            headers[name] = text[text.index(after: colon)...].trimmingSpaces()
+        } else if headers.count < Self.maxHeaders, line.count <= Self.maxHeaderLine,
+                  let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].lowercased()
+            let value = text[text.index(after: colon)...].trimmingSpaces()
+            // Headers are untrusted and reach caches, requests and messages: a name that is not a token, or a
+            // value with a control character in it, is dropped rather than kept half-cleaned.
+            if !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte),
+               value.unicodeScalars.allSatisfy({ $0 == "\t" || !(0...0x1F ~= $0.value || 0x7F...0x9F ~= $0.value) }) {
+                headers[name] = value
+            }
         }
         return true
+    }
+
+    /// The most headers kept from one response, and the longest header line: far above what a real server
+    /// sends, low enough that a hostile one cannot fill memory through them.
+    static let maxHeaders = 100
+    static let maxHeaderLine = 8192
+
+    /// RFC 9110's tchar: the bytes a header name may hold.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
     }
 
     /// A chunk of the body: kept and reported; the chunk that passes the byte limit is the last one read.

@@ -9,7 +9,12 @@ public enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// The date `text` names, or nil when it is none of the three forms or names no real time.
+    /// Text over 64 characters, or with a control or non-ASCII character, is none (a header is untrusted; no date is
+    /// that long).
     public static func parse(_ text: String) -> Date? {
+        guard text.utf8.count <= 64, text.utf8.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 < 0x7F) }) else {
+            return nil
+        }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         let day: Int?, month: Int?, year: Int?, clock: Substring
         if words.count == 6, words[0].hasSuffix(","), words[5] == "GMT" {

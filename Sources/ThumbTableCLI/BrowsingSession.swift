@@ -20,7 +20,8 @@ struct BrowsingSession {
         let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
         let app = try App(source: source, configuration: configuration, colors: colorRequest,
-                          saveFolder: options.saveAndFilter.saveFolder) { colors, unicode in
+                          saveFolder: options.saveAndFilter.saveFolder, graphics: options.graphics.request,
+                          pixels: pipeline) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
@@ -42,8 +43,10 @@ struct BrowsingSession {
     /// cache when one was asked for and cannot be used.
     func makePipeline(for source: any ItemSource) -> (pipeline: ImagePipeline, diskProblem: DiskCache.Error?) {
         let disk = diskCache()
-        return (ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
-                              diskCache: disk.cache), disk.problem)
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
+                                     diskCache: disk.cache)
+        pipeline.watchMemory(.live(limitMB: options.memoryLimit))
+        return (pipeline, disk.problem)
     }
 
     /// Adds the pipeline's counters to the table's overlay, and shows the overlay when --reuse-overlay asks.

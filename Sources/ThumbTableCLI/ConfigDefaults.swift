@@ -70,7 +70,7 @@ enum ConfigDefaults {
 
     /// The arguments one entry stands for, checked by the options' own parsing and validation.
     static func arguments(for entry: ConfigFile.Entry, in file: ConfigFile) throws -> [String] {
-        let key = String(entry.key.map { $0 == "_" ? "-" : $0 })
+        let key = entry.key.replacing("_", with: "-")
         func problem(_ message: String) -> ValidationError {
             ValidationError("config file \(file.path):\(entry.line): \(entry.key) = \(entry.value): \(message)")
         }

@@ -112,7 +112,7 @@ enum ConfigSyntax {
         guard let equals = text.firstIndex(of: "=") else {
             throw Failure("expected key = value, got \"\(text)\"")
         }
-        let key = String(text[..<equals]).trimmingSpaces()
+        let key = text[..<equals].trimmingSpaces()
         guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else {
             throw Failure("\"\(key)\" is not a key: use letters, digits, - and _ (quoted and dotted keys are not read)")
@@ -142,7 +142,7 @@ enum ConfigSyntax {
         text = text[word.endIndex...]
         if word == "true" { return .boolean(true) }
         if word == "false" { return .boolean(false) }
-        let digits = String(word.filter { $0 != "_" })
+        let digits = word.replacing("_", with: "")
         if let integer = Int(digits), word.allSatisfy({ $0.isNumber || "+-_".contains($0) }) { return .integer(integer) }
         if let number = Double(digits), digits.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) {
             return .number(number)

@@ -39,7 +39,10 @@ public final class DataLoader: DataLoading {
     {
         try Task.checkCancellation()
         switch url.scheme?.lowercased() {
-        case "http", "https": return try await loadHTTP(url, limits: limits, received: received)
+        case "http", "https":
+            switch try await loadHTTP(url, stored: nil, limits: limits, received: received) {
+            case .modified(let data), .notModified(let data): return data
+            }
         case "file":
             guard localFiles == .allowed else { throw LoadError.localFileRefused(url: url) }
             return try await Self.loadFile(url, limits: limits, received: received)
@@ -47,12 +50,24 @@ public final class DataLoader: DataLoading {
         }
     }
 
+    public func revalidate(_ url: URL, stored: LoadedData, limits: LoadLimits,
+                           received: @escaping @Sendable (Int) -> Void) async throws -> Revalidation {
+        guard ["http", "https"].contains(url.scheme?.lowercased()), stored.hasValidators else {
+            return .modified(try await load(url, limits: limits, received: received))
+        }
+        try Task.checkCancellation()
+        return try await loadHTTP(url, stored: stored, limits: limits, received: received)
+    }
+
     // MARK: HTTP
 
-    private func loadHTTP(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws
-        -> LoadedData
-    {
-        let request = HTTPGet(url: url, headers: [("User-Agent", userAgent)], maxBytes: limits.maxBytes,
+    /// A GET, conditional on `stored`'s validators when there is a stored response.
+    private func loadHTTP(_ url: URL, stored: LoadedData?, limits: LoadLimits,
+                          received: @escaping @Sendable (Int) -> Void) async throws -> Revalidation {
+        var headers = [(name: "User-Agent", value: userAgent)]
+        if let etag = stored?.etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified = stored?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        let request = HTTPGet(url: url, headers: headers, maxBytes: limits.maxBytes,
                               timeout: limits.timeout, stallTimeout: limits.stallTimeout,
                               maxRedirects: limits.maxRedirects, skipsErrorBodies: true)
         let reply: HTTPReply
@@ -61,11 +76,25 @@ public final class DataLoader: DataLoading {
         } catch let failure as HTTPFailure {
             throw Self.loadError(failure, url: url, limits: limits)
         }
+        let receivedAt = Date()
+        if reply.status == 304, let stored {
+            // What the 304 does not repeat, the stored response still says (RFC 9111 §4.3.4).
+            var refreshed = stored
+            refreshed.etag = Self.etag(reply.header("ETag")) ?? stored.etag
+            refreshed.lastModified = Self.lastModified(reply.header("Last-Modified")) ?? stored.lastModified
+            let lastModified = refreshed.lastModified
+            refreshed.freshness = CacheFreshness(
+                header: { reply.header($0) ?? ($0 == "last-modified" ? lastModified : nil) },
+                receivedAt: receivedAt, previous: stored.freshness)
+            return .notModified(refreshed)
+        }
         guard reply.isSuccess else {
             throw LoadError.httpStatus(reply.status, url: url, retryAfter: Self.retryAfter(reply.header("Retry-After")))
         }
-        return LoadedData(bytes: reply.body, contentType: reply.header("Content-Type"), etag: reply.header("ETag"),
-                          lastModified: reply.header("Last-Modified"))
+        return .modified(LoadedData(
+            bytes: reply.body, contentType: reply.header("Content-Type"), etag: Self.etag(reply.header("ETag")),
+            lastModified: Self.lastModified(reply.header("Last-Modified")),
+            freshness: CacheFreshness(header: reply.header, receivedAt: receivedAt)))
     }
 
     static func loadError(_ failure: HTTPFailure, url: URL, limits: LoadLimits) -> LoadError {
@@ -119,5 +148,24 @@ extension DataLoader {
         guard let date = HTTPDate.parse(value) else { return nil }
         let milliseconds = max(0, (date.timeIntervalSince(now) * 1000).rounded())
         return .milliseconds(Int64(milliseconds))
+    }
+
+    /// An `ETag` fit to keep and send back: `"…"` or `W/"…"` (or a bare token, which some servers send) of visible
+    /// ASCII, at most 256 characters; nil for anything else, which then is not a validator.
+    static func etag(_ value: String?) -> String? {
+        guard let value = value?.trimmingSpaces(), !value.isEmpty, value.utf8.count <= 256,
+              value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
+        let opaque = value.hasPrefix("W/") ? value.dropFirst(2) : Substring(value)
+        if opaque.count >= 2, opaque.hasPrefix("\""), opaque.hasSuffix("\"") {
+            return opaque.dropFirst().dropLast().contains("\"") ? nil : value
+        }
+        return value.contains(where: { $0 == "\"" || $0 == "," }) ? nil : value
+    }
+
+    /// A `Last-Modified` fit to send back in `If-Modified-Since`: only one that reads as an HTTP date.
+    static func lastModified(_ value: String?) -> String? {
+        guard let value = value?.trimmingSpaces(), HTTPDate.parse(value) != nil else { return nil }
+        return value
     }
 }

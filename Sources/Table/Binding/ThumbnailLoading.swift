@@ -14,6 +14,9 @@ public protocol ThumbnailLoading: Sendable {
     func prefetch(_ urls: [URL], size: CellSize)
     /// Forgets an image in every cache, so the next load fetches it again.
     func removeFromCache(_ url: URL)
+    /// Forgets a failure the loader remembers for `url` (a 404 is not asked again in a run), so that the next load
+    /// (the `r` key) tries again.
+    func forgetFailure(_ url: URL)
     /// Fetches a picture into the caches at batch priority, below the rows on screen (the `P` key).
     func warm(_ url: URL, size: CellSize) async throws
     /// Where the download of `url` stands now, if one is under way: for the reuse overlay's log, read when a slot
@@ -51,6 +54,7 @@ public enum DownloadStanding: Sendable, Equatable {
 extension ThumbnailLoading {
     public func prefetch(_ urls: [URL], size: CellSize) {}
     public func removeFromCache(_ url: URL) {}
+    public func forgetFailure(_ url: URL) {}
     public func warm(_ url: URL, size: CellSize) async throws {
         _ = try await thumbnail(url, size: size).value()
     }

@@ -21,6 +21,8 @@ public struct ListState: Sendable {
     public private(set) var pagesLoaded = 0
     /// How many items the whole list has, when the source says (SWAPI's `count`, `X-Total-Count`): the latest page's.
     public private(set) var total: Int?
+    /// Whether `total` counts what the source has found so far, with more on the way.
+    public private(set) var totalStillCounting = false
     /// What the user typed after `/`; rows are those whose title, subtitle or attribution (the text a row shows)
     /// contains it, ignoring case.
     public private(set) var filter = ""
@@ -89,17 +91,17 @@ public struct ListState: Sendable {
     mutating func setFilter(_ text: String) {
         filter = text
         filterReadLimit = filterReadStep
-        let lowered = text.lowercased()
-        filtered = text.isEmpty ? nil : items.indices.filter { Self.row(items[$0], matches: lowered) }
+        filtered = text.isEmpty ? nil : items.indices.filter { Self.matches(items[$0], text) }
         readWithoutMatch = filtered.map { items.count - 1 - ($0.last ?? -1) } ?? 0
     }
 
-    /// Whether an item's row shows `lowered` (a filter already lowercased): in its title, subtitle or attribution,
-    /// ignoring case (Unicode's lowercase mapping, no locale). The detail pane's fields are not on the row, so a
-    /// match there would show a row without the text.
-    static func row(_ item: Item, matches lowered: String) -> Bool {
-        item.title.lowercased().contains(lowered) || item.subtitle.lowercased().contains(lowered)
-            || (item.attribution?.lowercased().contains(lowered) ?? false)
+    /// Whether an item's row shows `text`: in its title, subtitle or attribution, ignoring case. The detail pane's
+    /// fields are not on the row, so a match there would show a row without the text.
+    static func matches(_ item: Item, _ text: String) -> Bool {
+        // Unicode's lowercase mapping, no locale: Foundation's localized comparison needs ICU.
+        let text = text.lowercased()
+        return item.title.lowercased().contains(text) || item.subtitle.lowercased().contains(text)
+            || (item.attribution?.lowercased().contains(text) ?? false)
     }
 
     /// Adds a page's items (filtered as the rest) and notes, and takes its next cursor.
@@ -108,10 +110,12 @@ public struct ListState: Sendable {
         let start = items.count
         items.append(contentsOf: page.items)
         pagesLoaded += 1
-        if let count = page.totalCount { total = count }
+        if let count = page.totalCount {
+            total = count
+            totalStillCounting = page.stillCounting
+        }
         if !filter.isEmpty {
-            let lowered = filter.lowercased()
-            let matching = (start..<items.count).filter { Self.row(items[$0], matches: lowered) }
+            let matching = (start..<items.count).filter { Self.matches(items[$0], filter) }
             filtered?.append(contentsOf: matching)
             readWithoutMatch = matching.last.map { items.count - 1 - $0 } ?? readWithoutMatch + page.items.count
         }
