@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A file name for something saved from an untrusted item: its URL's last path component, else its title, made
@@ -26,24 +27,7 @@ public enum SafeFileName {
     static func lastComponent(of url: URL) -> String? {
         let path = url.path(percentEncoded: true)
         guard let last = path.split(separator: "/").last else { return nil }
-        return percentDecoded(last)
-    }
-
-    /// `%XX` escapes decoded to bytes, read as UTF-8 (a byte that is not becomes U+FFFD, which `clean` replaces); a
-    /// `%` not followed by two hex digits is kept.
-    static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return last.percentDecoded ?? String(last)
     }
 
     /// The name without a short alphanumeric extension (`.jpeg`, `.png`); a longer tail after a dot is kept.

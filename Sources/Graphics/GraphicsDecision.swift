@@ -39,6 +39,11 @@ public enum GraphicsDecision {
                               environment: TerminalEnvironment) -> GraphicsCapabilities {
         guard request != .text else { return .text() }
         if environment.insideTmux && !environment.tmuxPassthrough {
+            // Said only when pixels were asked for, or the environment names a terminal that draws them: most tmux
+            // users' terminals draw none, and the note would take the status line from them on every start.
+            let hinted = environment.kittyWindow
+                || ["ghostty", "wezterm", "iterm.app"].contains(environment.termProgram.lowercased())
+            guard request != .auto || hinted else { return .text() }
             return .text(note: "Pictures as text: tmux passes no images (set -g allow-passthrough on)")
         }
         let replies = replies ?? TerminalReplies()

@@ -61,6 +61,12 @@ import Testing
 
     @Test func tmuxNeedsPassthroughAndRGB() {
         var environment = TerminalEnvironment(insideTmux: true)
+        // Without passthrough nothing can be asked: silent text art, unless pixels were asked for or the
+        // environment names a terminal that draws them.
+        #expect(GraphicsDecision.decide(.auto, replies: nil, environment: environment) == .text())
+        let forced = GraphicsDecision.decide(.forced(.kitty), replies: nil, environment: environment)
+        #expect(forced.graphics == .text && forced.note?.contains("allow-passthrough") == true)
+        environment.kittyWindow = true
         let off = GraphicsDecision.decide(.auto, replies: nil, environment: environment)
         #expect(off.graphics == .text && off.note?.contains("allow-passthrough") == true)
         environment.tmuxPassthrough = true
