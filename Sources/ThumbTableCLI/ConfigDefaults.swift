@@ -22,7 +22,7 @@ enum ConfigDefaults {
         "memory-cache-mb": .option, "disk-cache-mb": .option, "cache-dir": .option, "no-disk-cache": .flag,
         "save-dir": .option, "low-data": .flag, "no-prefetch": .flag, "max-downloads": .option,
         "max-downloads-per-host": .option, "timeout": .option, "stall-timeout": .option, "max-image-mb": .option,
-        "filter-read-limit": .option,
+        "filter-read-limit": .option, "memory-limit": .option,
     ]
 
     /// The commands that take display options; others get none of the file's values.

@@ -164,6 +164,9 @@ struct ReachEndToEndTests {
 
         let list = try TmuxSession(["browse", photos, "--no-disk-cache", "--layout", "list"], environment: environment)
         defer { list.close() }
+        try await list.waitFor(text: "chelsea.png")
+        // A key clears a start-up note (the graphics detection's) from the status line, which then shows the keys.
+        try list.send("k")
         try await list.waitFor(text: "j/k move")
         list.close()
 

@@ -85,6 +85,13 @@ import Testing
         }
     }
 
+    @Test func graphicsAndTheMemoryLimitCanBeSetToo() throws {
+        let environment = try configHome("graphics = \"text\"\nmemory_limit = 512\n")
+        #expect(try ConfigDefaults.apply(to: ["photos"], environment: environment)
+                == ["photos", "--graphics", "text", "--memory-limit", "512"])
+        try expectStops("graphics = \"pixels\"\n", saying: "config.toml:1: graphics = \"pixels\": ")
+    }
+
     @Test func anUnknownKeyOrABadValueStopsWithTheFileLineAndKey() throws {
         try expectStops("layout = \"grid\"\nthumbsize = \"20x8\"\n",
                         saying: "config.toml:2: thumbsize = \"20x8\": unknown key; the file can set")
