@@ -34,13 +34,18 @@ struct FolderWalk: Sendable {
     /// Walks the whole tree, unless stopped, and records how it ended.
     func run() {
         var entered = 0
-        let stopped = !walk(root, prefix: [], entered: &entered)
-        listing.finish(stopped ? .stopped : .complete)
+        if let last = walk(root, prefix: [], entered: &entered) {
+            // The last paths and the end in one step: a page never sees every path listed with the walk still on.
+            listing.finish(.complete, listing: last)
+        } else {
+            listing.finish(.stopped)
+        }
     }
 
-    /// Lists the images of `folder` and walks its subfolders, in order. Returns false when the walk was stopped.
-    private func walk(_ folder: LocalPath, prefix: [UInt8], entered: inout Int) -> Bool {
-        if listing.stopRequested { return false }
+    /// Lists the images of `folder` and walks its subfolders, in order; returns the paths after its last subfolder,
+    /// for the caller to list, or nil when the walk was stopped.
+    private func walk(_ folder: LocalPath, prefix: [UInt8], entered: inout Int) -> [[UInt8]]? {
+        if listing.stopRequested { return nil }
         entered += 1
         enteringFolder?(entered)
         // A folder below that cannot be read is left out, as `find` would report and go on; the top folder was
@@ -53,13 +58,15 @@ struct FolderWalk: Sendable {
             if entry.isFolder {
                 listing.list(batch)
                 batch.removeAll()
-                guard walk(folder.appending(entry.key.bytes), prefix: path, entered: &entered) else { return false }
+                guard let rest = walk(folder.appending(entry.key.bytes), prefix: path, entered: &entered) else {
+                    return nil
+                }
+                listing.list(rest)
             } else {
                 batch.append(path)
             }
         }
-        listing.list(batch)
-        return true
+        return batch
     }
 
     /// The images of `folder` and, when recursive, its subfolders, sorted; empty when it cannot be read.
