@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Pipeline
 import Table
 import TextArt
@@ -31,8 +31,17 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         pipeline.removeFromCaches(url)
     }
 
+    public func forgetFailure(_ url: URL) {
+        pipeline.forgetFailure(url)
+    }
+
     public func warm(_ url: URL, size: CellSize) async throws {
         _ = try await pipeline.thumbnail(request(url, size), priority: .batch).value()
+    }
+
+    public func original(_ url: URL) async throws -> OriginalImage {
+        let (bytes, fileExtension) = try await pipeline.original(url)
+        return OriginalImage(bytes: bytes, fileExtension: fileExtension)
     }
 
     public func download(of url: URL) -> DownloadStanding? {

@@ -1,5 +1,7 @@
+import Basics
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The thread that drives one curl multi handle, and the transfers it owns.
@@ -24,9 +26,9 @@ final class Engine: @unchecked Sendable {
     init() throws {
         guard let multi = ccurl_multi_init() else { throw HTTPFailure.unavailable("libcurl cannot start transfers") }
         self.multi = multi
-        let thread = Thread { [self] in run() }
-        thread.name = "ThumbTable HTTP"
-        thread.start()
+        guard BackgroundThread.start(name: "ThumbTable HTTP", { [self] in run() }) else {
+            throw HTTPFailure.unavailable("cannot start the HTTP thread")
+        }
     }
 
     func nextID() -> Int { lastID.add(1, ordering: .relaxed).newValue }
@@ -214,7 +216,7 @@ final class Transfer: @unchecked Sendable {
     /// One header line, status line included; a status line starts a new response (after a redirect).
     fileprivate func header(_ line: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: line, as: UTF8.self).trimmingSpacesAndLineEnds()
         if text.hasPrefix("HTTP/") {
             let parts = text.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
@@ -231,11 +233,33 @@ final class Transfer: @unchecked Sendable {
             if let length = expectedLength, length <= request.maxBytes {
                 body.reserveCapacity(length)
             }
-        } else if let colon = text.firstIndex(of: ":") {
-            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            headers[name] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        } else if headers.count < Self.maxHeaders, line.count <= Self.maxHeaderLine,
+                  let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].lowercased()
+            let value = text[text.index(after: colon)...].trimmingSpaces()
+            // Headers are untrusted and reach caches, requests and messages: a name that is not a token, or a
+            // value with a control character in it, is dropped rather than kept half-cleaned.
+            if !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte),
+               value.unicodeScalars.allSatisfy({ $0 == "\t" || !(0...0x1F ~= $0.value || 0x7F...0x9F ~= $0.value) }) {
+                headers[name] = value
+            }
         }
         return true
+    }
+
+    /// The most headers kept from one response, and the longest header line: far above what a real server
+    /// sends, low enough that a hostile one cannot fill memory through them.
+    static let maxHeaders = 100
+    static let maxHeaderLine = 8192
+
+    /// RFC 9110's tchar: the bytes a header name may hold.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
     }
 
     /// A chunk of the body: kept and reported; the chunk that passes the byte limit is the last one read.

@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import Dispatch
+import FoundationEssentials
 import Items
 import LocalFiles
 #if canImport(Glibc)
@@ -61,7 +63,8 @@ public struct FolderSource: ItemSource {
         let walk = FolderWalk(root: path, recursive: recursive, listing: listing, enteringFolder: enteringFolder)
         Self.walkQueue.async { walk.run() }
         let shown = path.description
-        name = "Folder · \((shown as NSString).lastPathComponent)" + (recursive ? " (and below)" : "")
+        let last = shown.split(separator: "/").last.map(String.init) ?? shown
+        name = "Folder · \(last)" + (recursive ? " (and below)" : "")
         attribution = "All images from your files in \(shown)"
     }
 
@@ -126,14 +129,11 @@ public struct FolderSource: ItemSource {
 
     static func describeSize(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) bytes" }
-        if bytes < 1 << 20 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-        return String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+        if bytes < 1 << 20 { return (Double(bytes) / 1024).fixed(1) + " KB" }
+        return (Double(bytes) / Double(1 << 20)).fixed(1) + " MB"
     }
 
     static func describeDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
+        date.localTimestamp
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of the list: what a source knows about a thing and its picture.
 public struct Item: Sendable, Hashable, Identifiable {

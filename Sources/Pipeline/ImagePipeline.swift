@@ -1,7 +1,8 @@
 import Cells
 import Codecs
-import Foundation
+import FoundationEssentials
 import LocalFiles
+import Pixels
 import Synchronization
 
 /// Turns thumbnail requests into rendered cell grids: what you can ask of the pipeline. The stages live in the
@@ -16,8 +17,11 @@ import Synchronization
 ///   `maxDownloadsPerHost` per host. A third of the slots are kept for visible rows, and a visible row that still
 ///   finds none preempts a download that has received nothing for `preemptsStalledAfter`: a less urgent one, or
 ///   another visible row's first attempt, so rows whose servers never answer take turns with the others.
-/// - Rendered grids, decoded bitmaps and downloaded bytes stay in byte-cost LRU memory caches; bytes also go to the
-///   disk cache. Decoding and rendering run off this actor, with cancellation checked between the steps.
+/// - Rendered grids, decoded bitmaps and downloaded bytes stay in byte-cost LRU memory caches, shed under memory
+///   pressure (`watchMemory`); bytes also go to the disk cache, which is revalidated over HTTP when stale.
+///   Decoding and rendering run off this actor, with cancellation checked between the steps.
+/// - A permanent failure (a 404, bytes that do not decode) is remembered for the run and answered without a request
+///   until `forgetFailure`.
 public actor ImagePipeline {
     public struct Configuration: Sendable {
         public var maxDownloads: Int
@@ -48,13 +52,18 @@ public actor ImagePipeline {
     nonisolated let bitmaps: MemoryCache<BitmapKey, DecodedImage>
     /// Image bytes, and whether they came from the disk cache (so a damaged entry is refetched by every job).
     nonisolated let downloads: MemoryCache<URL, CachedBytes>
+    /// Permanent failures (a 404, bytes that do not decode) by URL, answered again without a request until
+    /// `forgetFailure` or `removeFromCaches`; the oldest go first past `rememberedFailuresLimit`.
+    nonisolated let rememberedFailures = MemoryCache<URL, PipelineError>(costLimit: rememberedFailuresLimit)
     let diskCache: DiskCache?
     let loader: any DataLoading
     let processing: ImageProcessing
 
     /// The render jobs, one per request, and the downloads, one per URL.
     let renderJobs = JobPool<ThumbnailRequest, RenderedThumbnail>()
-    let downloadJobs = JobPool<URL, LoadedData>()
+    let downloadJobs = JobPool<URL, CachedBytes>()
+    /// The jobs of pictures wanted in pixels (`Processing/ImagePipeline+Pixels.swift`), one per request.
+    let pixelJobs = JobPool<PixelRequest, Bitmap>()
     /// How far each download under way has got, for `downloadProgress(of:)`.
     nonisolated let underWay = DownloadsUnderWay()
     /// The requests being awaited for each URL, with how many callers await each: a download is as urgent as the
@@ -68,6 +77,8 @@ public actor ImagePipeline {
     var nextPrefetchToken = 0
     /// The newest prefetch set, waiting for the actor (see `requestPrefetch`).
     nonisolated let pendingPrefetch = PendingPrefetch()
+    /// The memory-pressure watch, while one runs (see `watchMemory`).
+    var memoryWatch: Task<Void, Never>?
     /// Set when a disk cache write failed: the cache is then read but no longer written.
     var diskWritesOff = false
     nonisolated let diskCacheOffHandler = Mutex<(@Sendable (DiskCache.Error) -> Void)?>(nil)
@@ -144,8 +155,18 @@ public actor ImagePipeline {
         diskCacheOffHandler.withLock { $0 = handler }
     }
 
-    /// Forgets an image everywhere: memory and disk. The next request fetches it again.
+    /// The most failures remembered: a few hundred kilobytes at most, however many rows fail.
+    static let rememberedFailuresLimit = 4096
+
+    /// Forgets a failure remembered for `url` (the `r` key): the next request fetches it again.
+    public nonisolated func forgetFailure(_ url: URL) {
+        rememberedFailures.removeValue(for: url)
+    }
+
+    /// Forgets an image everywhere: memory (a failure remembered included) and disk. The next request fetches it
+    /// again.
     public nonisolated func removeFromCaches(_ url: URL) {
+        rememberedFailures.removeValue(for: url)
         rendered.removeAll { $0.url == url }
         bitmaps.removeAll { $0.url == url }
         downloads.removeValue(for: url)
@@ -157,9 +178,12 @@ public actor ImagePipeline {
         for prefetch in prefetches.values { prefetch.task.cancel() }
         prefetches.removeAll()
         renderJobs.cancelAll()
+        pixelJobs.cancelAll()
         downloadJobs.cancelAll()
         rebalance?.task.cancel()
         rebalance = nil
+        memoryWatch?.cancel()
+        memoryWatch = nil
     }
 
 }

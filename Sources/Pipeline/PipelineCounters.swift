@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What the pipeline did, counted as it happens; read live by the overlay and written by `--stats-file`.
@@ -44,6 +44,15 @@ public final class PipelineCounters: Sendable {
         public var decodes = 0
         /// Grids rendered and put in the memory cache.
         public var renders = 0
+        /// Conditional requests sent for stale disk cache entries (each attempt counts).
+        public var revalidated = 0
+        /// Conditional requests the server answered 304: the stored bytes were used, not downloaded again.
+        public var notModified = 0
+        /// Requests answered at once with a failure remembered from earlier in the run (a 404, an image that does
+        /// not decode), without a new request.
+        public var failuresRemembered = 0
+        /// Times memory pressure made the pipeline drop memory caches.
+        public var memoryPurges = 0
 
         public init() {}
     }
@@ -90,7 +99,8 @@ extension PipelineCounters.Snapshot {
             ("downloads_cancelled", downloadsCancelled), ("downloads_preempted", downloadsPreempted),
             ("bytes_downloaded", bytesDownloaded),
             ("bytes_discarded", bytesDiscarded), ("max_downloads_in_flight", maxDownloadsInFlight),
-            ("decodes", decodes), ("renders", renders),
+            ("decodes", decodes), ("renders", renders), ("revalidated", revalidated), ("not_modified", notModified),
+            ("failures_remembered", failuresRemembered), ("memory_purges", memoryPurges),
         ]
     }
 }

@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// Why a thumbnail could not be made.
@@ -24,6 +24,17 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension PipelineError {
+    /// Whether the failure is remembered for the run and answered again without a request: a permanent load
+    /// failure (`LoadError.isPermanent`), or bytes that do not decode (fetched afresh: a damaged disk entry is
+    /// refetched before this is decided). Not a picture over a limit: another size of it may fit.
+    var isRemembered: Bool {
+        switch self {
+        case .load(let error): error.isPermanent
+        case .decode: true
+        case .overLimit: false
+        }
+    }
+
     /// A decoder's error as the pipeline reports it: the one place `DecodeError` becomes `PipelineError`.
     init(_ error: DecodeError, url: URL) {
         switch error {

@@ -1,7 +1,8 @@
 import App
 import ArgumentParser
 import Cells
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Pipeline
 import Table
@@ -18,7 +19,9 @@ struct BrowsingSession {
         if options.printing.print { return try await printScreen(source: source) }
         let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
-        let app = try App(source: source, configuration: configuration, colors: colorRequest) { colors, unicode in
+        let app = try App(source: source, configuration: configuration, colors: colorRequest,
+                          saveFolder: options.saveAndFilter.saveFolder, graphics: options.graphics.request,
+                          pixels: pipeline) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
@@ -40,8 +43,10 @@ struct BrowsingSession {
     /// cache when one was asked for and cannot be used.
     func makePipeline(for source: any ItemSource) -> (pipeline: ImagePipeline, diskProblem: DiskCache.Error?) {
         let disk = diskCache()
-        return (ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
-                              diskCache: disk.cache), disk.problem)
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration(), loader: Self.loader(for: source),
+                                     diskCache: disk.cache)
+        pipeline.watchMemory(.live(limitMB: options.memoryLimit))
+        return (pipeline, disk.problem)
     }
 
     /// Adds the pipeline's counters to the table's overlay, and shows the overlay when --reuse-overlay asks.
@@ -80,7 +85,8 @@ struct BrowsingSession {
     /// print mode has nothing to prefetch for).
     func tableConfiguration(prefetch: Bool) throws -> TableController.Configuration {
         TableController.Configuration(thumbnail: try options.thumbnailSize(), lowData: options.lowData,
-                                      prefetch: prefetch, layout: options.layout)
+                                      prefetch: prefetch, layout: options.layout,
+                                      filterReadLimit: options.saveAndFilter.filterReadLimit)
     }
 
     func pipelineConfiguration() -> ImagePipeline.Configuration {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cells
+import Graphics
 import Table
 import TextArt
 
@@ -20,6 +21,9 @@ struct DisplayOptions: ParsableArguments {
 
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")
     var color: ColorDepth?
+
+    @Option(help: "Pictures in pixels: auto (ask the terminal), kitty, sixel, iterm2, or text (text art only).")
+    var graphics: GraphicsChoice = .auto
 
     @Option(parsing: .unconditional,
             help: "Memory for cached thumbnails, bitmaps and image bytes, in MB (0 to \(Ceiling.memoryCacheMB)).")
@@ -67,6 +71,13 @@ struct DisplayOptions: ParsableArguments {
 
     @OptionGroup(title: "Print mode") var printing: PrintOptions
 
+    @Option(help: ArgumentHelp(
+        "Shed the memory caches when resident memory passes this many MB.",
+        discussion: "Default: 90 % of the cgroup's memory.max, else a quarter of the machine's memory."))
+    var memoryLimit: Int?
+
+    @OptionGroup(title: "Saving and filtering") var saveAndFilter: SaveAndFilterOptions
+
     func validate() throws {
         _ = try thumbnailSize()
         try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")
@@ -77,6 +88,7 @@ struct DisplayOptions: ParsableArguments {
         try Ceiling.check(timeout, "--timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
         try Ceiling.check(stallTimeout, "--stall-timeout", in: 0.1...Ceiling.timeoutSeconds, unit: "seconds")
         try Ceiling.check(maxImageMb, "--max-image-mb", in: 1...Ceiling.imageMB, unit: "MB")
+        if let memoryLimit { try Ceiling.check(memoryLimit, "--memory-limit", in: 1...(1 << 30), unit: "MB") }
     }
 
     /// --thumb-size, parsed by the same rule as `render --size`; nil for `auto` (sized to the screen).
@@ -87,6 +99,16 @@ struct DisplayOptions: ParsableArguments {
         }
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
         return CellSize(columns: box.columns, rows: box.rows)
+    }
+}
+
+/// The values of --graphics.
+enum GraphicsChoice: String, CaseIterable, ExpressibleByArgument {
+    case auto, kitty, sixel, iterm2, text
+
+    /// What the terminal is asked: `auto` detects, the others name the protocol (`text` asks nothing).
+    var request: GraphicsRequest {
+        GraphicsProtocol(rawValue: rawValue).map { .forced($0) } ?? .auto
     }
 }
 

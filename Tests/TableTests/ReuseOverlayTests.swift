@@ -164,6 +164,16 @@ import Testing
         #expect(groups.groups[4].phrases == ["frobs 9"])
     }
 
+    @Test func theCacheCountersMostRunsLeaveAtZeroShowOnlyOnceTheyCount() {
+        let quiet = OverlayCounterGroups([("memory_hits", 7), ("revalidated", 0), ("not_modified", 0),
+                                          ("failures_remembered", 0), ("memory_purges", 0)])
+        #expect(quiet.groups.map(\.phrases) == [["memory hits 7"]])
+        let counted = OverlayCounterGroups([("memory_hits", 7), ("revalidated", 3), ("not_modified", 2),
+                                            ("failures_remembered", 4), ("memory_purges", 1)])
+        #expect(counted.groups.map(\.phrases) == [["memory hits 7", "revalidated 3 (2 not modified)",
+                                                    "failures remembered 4", "memory purges 1"]])
+    }
+
     @Test func wrongPaintsHasItsOwnLineGreenAtZeroRedAbove() async {
         let (table, waiter) = await ChangeWaiter.startedTable()
         table.update()

@@ -1,5 +1,6 @@
+import Basics
 import Crypto
-import Foundation
+import FoundationEssentials
 import LocalFiles
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Synchronization
 /// The cache of downloaded image bytes on disk, kept across runs.
 ///
 /// One file per URL, named by the SHA-256 of the URL (`<key>.entry`), holding a magic number, a length-prefixed
-/// JSON header (`Metadata`: the URL, validators, size and checksum of the bytes) and then the bytes:
+/// JSON header (`Metadata`: the URL, validators, freshness, size and checksum of the bytes) and then the bytes:
 /// no sidecar that can get out of step. A write goes to a temporary file in the same folder and is renamed into
 /// place, so a reader sees the old entry or the new one, never half of one. An entry that does not check out
 /// (truncated, garbage, checksum mismatch, another URL's) is deleted and reported as absent, so it is fetched
@@ -19,13 +20,16 @@ import Synchronization
 /// modification time). The total is kept as a running count, so a store only scans the folder when the count is
 /// unknown (the first store) or over the limit; a sweep then trims to 90 % of the limit, so that a full cache is
 /// not scanned again at every store.
+///
+/// A response that says `no-store` is not kept. Whether an entry is fresh (used without asking the server) or stale
+/// (revalidated first) is the entry's to say: see `Entry.isFresh(at:)`.
 public final class DiskCache: Sendable {
     /// What is known about an entry's bytes.
     public struct Metadata: Codable, Sendable, Equatable {
         /// `absoluteString` of the URL the bytes came from.
         public var url: String
         public var contentType: String?
-        /// Validators, kept for HTTP revalidation (issue 15); not sent yet.
+        /// Validators, sent back when the entry is revalidated.
         public var etag: String?
         public var lastModified: String?
         public var byteCount: Int
@@ -33,8 +37,12 @@ public final class DiskCache: Sendable {
         public var sha256: String
         /// When the entry was written, to the second.
         public var storedAt: Date
+        /// What the response said about reusing the bytes; nil in an entry written before revalidation was, or for
+        /// bytes no server described (then the default lifetime from `storedAt` applies).
+        public var freshness: CacheFreshness?
 
-        public init(url: String, contentType: String?, etag: String?, lastModified: String?, byteCount: Int, sha256: String, storedAt: Date) {
+        public init(url: String, contentType: String?, etag: String?, lastModified: String?, byteCount: Int,
+                    sha256: String, storedAt: Date, freshness: CacheFreshness? = nil) {
             self.url = url
             self.contentType = contentType
             self.etag = etag
@@ -42,6 +50,7 @@ public final class DiskCache: Sendable {
             self.byteCount = byteCount
             self.sha256 = sha256
             self.storedAt = storedAt
+            self.freshness = freshness
         }
     }
 
@@ -53,7 +62,15 @@ public final class DiskCache: Sendable {
         /// The bytes and validators as a loader would have returned them.
         public var loadedData: LoadedData {
             LoadedData(bytes: bytes, contentType: metadata.contentType, etag: metadata.etag,
-                       lastModified: metadata.lastModified)
+                       lastModified: metadata.lastModified, freshness: metadata.freshness)
+        }
+
+        /// Whether the bytes may be used now without asking the server: within the lifetime the response gave, or
+        /// else the default lifetime (`CacheFreshness.heuristicLifetime`) from when the entry was stored.
+        public func isFresh(at now: Date) -> Bool {
+            if let freshness = metadata.freshness { return freshness.isFresh(at: now) }
+            let lifetime = CacheFreshness.heuristicLifetime(lastModified: metadata.lastModified, at: metadata.storedAt)
+            return now < metadata.storedAt.addingTimeInterval(lifetime)
         }
     }
 
@@ -111,8 +128,8 @@ public final class DiskCache: Sendable {
         } catch {
             throw .unusableDirectory(path: path, reason: Self.creationFailureReason(path) ?? fileErrorReason(error))
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
             throw .unusableDirectory(path: path, reason: "it is not a folder")
         }
         guard !forReading else { return }
@@ -129,9 +146,9 @@ public final class DiskCache: Sendable {
     private static func creationFailureReason(_ path: String) -> String? {
         var ancestor = URL(fileURLWithPath: path)
         while ancestor.path != "/" {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
-                return isDirectory.boolValue ? nil : "\(ancestor.path) is not a folder"
+                return isDirectory ? nil : "\(ancestor.path) is not a folder"
             }
             ancestor.deleteLastPathComponent()
         }
@@ -210,16 +227,22 @@ public final class DiskCache: Sendable {
     // MARK: Writing
 
     /// Keeps `data` as the entry for `url`, replacing any older entry atomically. An entry larger than the whole
-    /// size limit is not kept (it would be swept at once).
+    /// size limit is not kept (it would be swept at once), nor one whose response said `no-store` (which deletes
+    /// an older entry, now out of date).
     ///
     /// - Returns: why it could not be kept, or nil when it was. Either way the cache stays usable, and `stats()`
     ///   counts the failures: a full disk means no caching, not an error for the caller.
     @discardableResult
     public func store(_ data: LoadedData, for url: URL) -> DiskCache.Error? {
+        if data.freshness?.noStore == true {
+            remove(url)
+            return nil
+        }
         let metadata = Metadata(
             url: url.absoluteString, contentType: data.contentType, etag: data.etag, lastModified: data.lastModified,
             byteCount: data.bytes.count, sha256: Self.hex(SHA256.hash(data: data.bytes)),
-            storedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+            storedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
+            freshness: data.freshness)
         let file = Self.encode(metadata, bytes: data.bytes)
         // An entry over the whole limit would be swept at once.
         guard file.count <= sizeLimit else { return nil }
@@ -351,7 +374,7 @@ public final class DiskCache: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .secondsSince1970
-        // Encoding a struct of strings, numbers and a date cannot fail.
+        // Encoding a struct of strings, numbers, booleans and dates cannot fail.
         let header = Array(try! encoder.encode(metadata))
         var file = magic
         file.reserveCapacity(magic.count + 4 + header.count + bytes.count)
@@ -389,11 +412,13 @@ public final class DiskCache: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
+    // FoundationEssentials gives these attributes as UInt and UInt64; with all of Foundation loaded (the tests),
+    // they are NSNumbers, which cast to any integer type.
     private static func size(_ attributes: [FileAttributeKey: Any]) -> Int {
-        (attributes[.size] as? NSNumber)?.intValue ?? 0
+        (attributes[.size] as? UInt).map { Int($0) } ?? attributes[.size] as? Int ?? 0
     }
 
     private static func inode(_ attributes: [FileAttributeKey: Any]) -> UInt64? {
-        (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+        attributes[.systemFileNumber] as? UInt64
     }
 }

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// The bytes of an image, looked for tier by tier: the memory cache, the disk cache, then a download shared by
@@ -14,28 +14,40 @@ extension ImagePipeline {
 
     /// The bytes of a URL: from memory, from disk, or by joining or starting its download; with whether they
     /// came from the disk cache (now or before they were kept in memory) and where they came from this time.
+    ///
+    /// A disk entry is used as it is while fresh (see `DiskCache.Entry.isFresh(at:)`). A stale one with
+    /// validators is revalidated by a conditional GET that any other job of the URL joins: a 304 serves it from
+    /// disk. A stale one without validators is downloaded again whole.
     func bytes(for url: URL, skippingDisk: Bool = false) async throws
         -> (LoadedData, fromDisk: Bool, origin: ThumbnailOrigin) {
         if let cached = downloads.value(for: url), !(skippingDisk && cached.fromDisk) {
             counters.add(\.memoryHits)
             return (cached.data, cached.fromDisk, .memory)
         }
+        var stale: LoadedData?
         if !skippingDisk, let diskCache, let entry = await diskEntry(url, in: diskCache) {
-            counters.add(\.diskHits)
             let data = entry.loadedData
-            downloads.set(CachedBytes(data: data, fromDisk: true), for: url, cost: data.bytes.count + 64)
-            return (data, true, .disk)
+            if entry.isFresh(at: Date()) {
+                counters.add(\.diskHits)
+                downloads.set(CachedBytes(data: data, fromDisk: true), for: url, cost: data.bytes.count + 64)
+                return (data, true, .disk)
+            }
+            if data.hasValidators { stale = data }
         }
         // A render job waits for the download as the least urgent subscriber: the download's priority comes from
         // the render jobs of its URL (see `priority(of:)`).
-        let (subscription, joined) = downloadJobs.subscribe(url, priority: .prefetch) { try await self.download(url) }
+        let (subscription, joined) = downloadJobs.subscribe(url, priority: .prefetch) { [stale] in
+            try await self.download(url, revalidating: stale)
+        }
         if joined { counters.add(\.coalesced) }
-        return (try await subscription.value(), false, .network)
+        let fetched = try await subscription.value()
+        return (fetched.data, fetched.fromDisk, fetched.fromDisk ? .disk : .network)
     }
 
-    /// Keeps freshly downloaded bytes in memory and on disk.
-    func keep(_ data: LoadedData, for url: URL) async {
-        downloads.set(CachedBytes(data: data, fromDisk: false), for: url, cost: data.bytes.count + 64)
+    /// Keeps fetched bytes in memory and on disk: freshly downloaded ones, or stored ones a 304 renewed (their
+    /// entry is written again with the new freshness and validators).
+    func keep(_ data: LoadedData, for url: URL, fromDisk: Bool = false) async {
+        downloads.set(CachedBytes(data: data, fromDisk: fromDisk), for: url, cost: data.bytes.count + 64)
         await storeOnDisk(data, for: url)
     }
 

@@ -110,6 +110,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// Removes the least recently used entries until the rest cost at most `cost`.
+    public func trim(toCost cost: Int) {
+        state.withLock { s in
+            while s.totalCost > max(0, cost), let oldest = s.oldest { s.remove(oldest) }
+        }
+    }
+
     public var count: Int { state.withLock { $0.index.count } }
     public var totalCost: Int { state.withLock { $0.totalCost } }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import HTTP
 import LocalFiles
 
@@ -37,7 +39,10 @@ public final class DataLoader: DataLoading {
     {
         try Task.checkCancellation()
         switch url.scheme?.lowercased() {
-        case "http", "https": return try await loadHTTP(url, limits: limits, received: received)
+        case "http", "https":
+            switch try await loadHTTP(url, stored: nil, limits: limits, received: received) {
+            case .modified(let data), .notModified(let data): return data
+            }
         case "file":
             guard localFiles == .allowed else { throw LoadError.localFileRefused(url: url) }
             return try await Self.loadFile(url, limits: limits, received: received)
@@ -45,12 +50,24 @@ public final class DataLoader: DataLoading {
         }
     }
 
+    public func revalidate(_ url: URL, stored: LoadedData, limits: LoadLimits,
+                           received: @escaping @Sendable (Int) -> Void) async throws -> Revalidation {
+        guard ["http", "https"].contains(url.scheme?.lowercased()), stored.hasValidators else {
+            return .modified(try await load(url, limits: limits, received: received))
+        }
+        try Task.checkCancellation()
+        return try await loadHTTP(url, stored: stored, limits: limits, received: received)
+    }
+
     // MARK: HTTP
 
-    private func loadHTTP(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws
-        -> LoadedData
-    {
-        let request = HTTPGet(url: url, headers: [("User-Agent", userAgent)], maxBytes: limits.maxBytes,
+    /// A GET, conditional on `stored`'s validators when there is a stored response.
+    private func loadHTTP(_ url: URL, stored: LoadedData?, limits: LoadLimits,
+                          received: @escaping @Sendable (Int) -> Void) async throws -> Revalidation {
+        var headers = [(name: "User-Agent", value: userAgent)]
+        if let etag = stored?.etag { headers.append(("If-None-Match", etag)) }
+        if let lastModified = stored?.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        let request = HTTPGet(url: url, headers: headers, maxBytes: limits.maxBytes,
                               timeout: limits.timeout, stallTimeout: limits.stallTimeout,
                               maxRedirects: limits.maxRedirects, skipsErrorBodies: true)
         let reply: HTTPReply
@@ -59,11 +76,25 @@ public final class DataLoader: DataLoading {
         } catch let failure as HTTPFailure {
             throw Self.loadError(failure, url: url, limits: limits)
         }
+        let receivedAt = Date()
+        if reply.status == 304, let stored {
+            // What the 304 does not repeat, the stored response still says (RFC 9111 §4.3.4).
+            var refreshed = stored
+            refreshed.etag = Self.etag(reply.header("ETag")) ?? stored.etag
+            refreshed.lastModified = Self.lastModified(reply.header("Last-Modified")) ?? stored.lastModified
+            let lastModified = refreshed.lastModified
+            refreshed.freshness = CacheFreshness(
+                header: { reply.header($0) ?? ($0 == "last-modified" ? lastModified : nil) },
+                receivedAt: receivedAt, previous: stored.freshness)
+            return .notModified(refreshed)
+        }
         guard reply.isSuccess else {
             throw LoadError.httpStatus(reply.status, url: url, retryAfter: Self.retryAfter(reply.header("Retry-After")))
         }
-        return LoadedData(bytes: reply.body, contentType: reply.header("Content-Type"), etag: reply.header("ETag"),
-                          lastModified: reply.header("Last-Modified"))
+        return .modified(LoadedData(
+            bytes: reply.body, contentType: reply.header("Content-Type"), etag: Self.etag(reply.header("ETag")),
+            lastModified: Self.lastModified(reply.header("Last-Modified")),
+            freshness: CacheFreshness(header: reply.header, receivedAt: receivedAt)))
     }
 
     static func loadError(_ failure: HTTPFailure, url: URL, limits: LoadLimits) -> LoadError {
@@ -104,45 +135,37 @@ public final class DataLoader: DataLoading {
     }
 }
 
-/// A short reason for a failed file operation: "no such file", "permission denied", "No space left on device", …
-func fileErrorReason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain {
-        switch CocoaError.Code(rawValue: nsError.code) {
-        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
-        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-        case .fileWriteOutOfSpace: return "no space left on device"
-        case .fileWriteVolumeReadOnly: return "read-only file system"
-        default: break
-        }
-    }
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-    return nsError.localizedDescription
-}
-
 // MARK: - Errors and headers
 
 extension DataLoader {
     /// The wait a `Retry-After` header asks for: delta-seconds, or an HTTP date (IMF-fixdate, RFC 850 or asctime)
     /// counted from `now`; a date in the past asks for no wait.
     static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingSpaces(), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
             return Int(value).map { .seconds($0) }
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) {
-                let milliseconds = max(0, (date.timeIntervalSince(now) * 1000).rounded())
-                return .milliseconds(Int64(milliseconds))
-            }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        let milliseconds = max(0, (date.timeIntervalSince(now) * 1000).rounded())
+        return .milliseconds(Int64(milliseconds))
+    }
+
+    /// An `ETag` fit to keep and send back: `"…"` or `W/"…"` (or a bare token, which some servers send) of visible
+    /// ASCII, at most 256 characters; nil for anything else, which then is not a validator.
+    static func etag(_ value: String?) -> String? {
+        guard let value = value?.trimmingSpaces(), !value.isEmpty, value.utf8.count <= 256,
+              value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
+        let opaque = value.hasPrefix("W/") ? value.dropFirst(2) : Substring(value)
+        if opaque.count >= 2, opaque.hasPrefix("\""), opaque.hasSuffix("\"") {
+            return opaque.dropFirst().dropLast().contains("\"") ? nil : value
         }
-        return nil
+        return value.contains(where: { $0 == "\"" || $0 == "," }) ? nil : value
+    }
+
+    /// A `Last-Modified` fit to send back in `If-Modified-Since`: only one that reads as an HTTP date.
+    static func lastModified(_ value: String?) -> String? {
+        guard let value = value?.trimmingSpaces(), HTTPDate.parse(value) != nil else { return nil }
+        return value
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// Fetches the bytes behind an image URL: http, https or a local file.
@@ -12,6 +12,31 @@ public protocol DataLoading: Sendable {
     ///   request cost even when it is cancelled or fails before the end.
     /// - Throws: a `LoadError` a user can read, or `CancellationError` when the calling task was cancelled.
     func load(_ url: URL, limits: LoadLimits, received: @escaping @Sendable (Int) -> Void) async throws -> LoadedData
+
+    /// Loads the bytes at `url` only if they changed since `stored` was received: a conditional GET with
+    /// `stored`'s validators (`If-None-Match`, `If-Modified-Since`).
+    ///
+    /// - Returns: `.notModified` with `stored`'s bytes and what the server now says about them (a 304), or the new
+    ///   bytes.
+    /// - Throws: as `load` does.
+    func revalidate(_ url: URL, stored: LoadedData, limits: LoadLimits,
+                    received: @escaping @Sendable (Int) -> Void) async throws -> Revalidation
+}
+
+extension DataLoading {
+    /// A loader that cannot ask conditionally loads the whole image again.
+    public func revalidate(_ url: URL, stored: LoadedData, limits: LoadLimits,
+                           received: @escaping @Sendable (Int) -> Void) async throws -> Revalidation {
+        .modified(try await load(url, limits: limits, received: received))
+    }
+}
+
+/// What a conditional GET found.
+public enum Revalidation: Sendable, Equatable {
+    /// The server answered 304: the stored bytes stand, with the freshness and validators it sent now.
+    case notModified(LoadedData)
+    /// The image changed, or the server ignored the condition: its new bytes.
+    case modified(LoadedData)
 }
 
 /// What one load may cost before it is stopped.
@@ -42,16 +67,25 @@ public struct LoadedData: Sendable, Equatable {
     public var bytes: [UInt8]
     /// The `Content-Type`, if the server sent one.
     public var contentType: String?
-    /// Validators, kept with a disk cache entry for HTTP revalidation (issue 15); not sent yet.
+    /// Validators, kept with a disk cache entry and sent back when it is revalidated; checked when received (a
+    /// quoted or plain visible-ASCII ETag, an HTTP date).
     public var etag: String?
     public var lastModified: String?
+    /// How long the bytes may be used from disk without asking the server, and whether they may be kept there;
+    /// nil when no server said (a local file), and then the default lifetime applies.
+    public var freshness: CacheFreshness?
 
-    public init(bytes: [UInt8], contentType: String? = nil, etag: String? = nil, lastModified: String? = nil) {
+    public init(bytes: [UInt8], contentType: String? = nil, etag: String? = nil, lastModified: String? = nil,
+                freshness: CacheFreshness? = nil) {
         self.bytes = bytes
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
+        self.freshness = freshness
     }
+
+    /// Whether a conditional request can be made for these bytes.
+    public var hasValidators: Bool { etag != nil || lastModified != nil }
 }
 
 /// Why an image could not be loaded, in words a user can act on; says whether trying again may help.
@@ -89,6 +123,19 @@ public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connection, .connectionBroke, .timedOut, .stalled: true
         case .badResponse, .tooLarge, .tooManyRedirects, .redirectRefused, .unsupportedScheme, .unreadableFile,
              .localFileRefused: false
+        }
+    }
+
+    /// Whether the same request would fail the same way for the rest of the run, so the failure is remembered
+    /// rather than asked again: a 4xx status but 408 (timeout), 425 (too early) and 429 (too many requests), which
+    /// say "later"; and limits and refused redirects, which the same URL meets again. A 401 or 403 counts too: the
+    /// run's credentials do not change. Not a connection error, a timeout or a 5xx (retried as `isRetryable` says),
+    /// a response that is not HTTP (a server mid-restart), nor a local file (which the user may fix meanwhile).
+    public var isPermanent: Bool {
+        switch self {
+        case .httpStatus(let status, _, _): (400...499).contains(status) && ![408, 425, 429].contains(status)
+        case .tooLarge, .tooManyRedirects, .redirectRefused, .unsupportedScheme, .localFileRefused: true
+        case .connection, .connectionBroke, .badResponse, .timedOut, .stalled, .unreadableFile: false
         }
     }
 

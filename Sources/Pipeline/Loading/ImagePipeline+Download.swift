@@ -1,11 +1,16 @@
-import Foundation
+import FoundationEssentials
+import LocalFiles
 
 /// The download stage: one download per URL with its retries, waiting for a download slot in priority order and
 /// preempting stalled downloads for urgent ones (see `DownloadQueue` for the slots and the turns they take).
 extension ImagePipeline {
     /// One download with its retries, each attempt waiting for a free download slot. An attempt preempted for
     /// another download goes back to waiting at once (see `DownloadQueue` for the turns it takes).
-    func download(_ url: URL) async throws -> LoadedData {
+    ///
+    /// With `stored` (a stale disk entry), each attempt is a conditional GET: a 304 renews the entry and answers its
+    /// bytes. If the server cannot be reached, the stale bytes are answered rather than nothing; if it says the image
+    /// is gone for good (a 404, say), the entry is deleted.
+    func download(_ url: URL, revalidating stored: LoadedData? = nil) async throws -> CachedBytes {
         let tally = ByteTally()
         let counters = self.counters
         var retry = 0
@@ -23,25 +28,36 @@ extension ImagePipeline {
             underWay.receiving(url, tally)
             counters.downloadStarted()
             let loader = self.loader, limits = configuration.limits
+            let received: @Sendable (Int) -> Void = { n in
+                activity.received()
+                tally.add(n)
+                counters.add(\.bytesDownloaded, n)
+            }
+            if stored != nil { counters.add(\.revalidated) }
             // Its own task, so that preempting it leaves this download (and its subscribers) waiting for a slot.
-            let attempt = Task {
-                try await loader.load(url, limits: limits) { n in
-                    activity.received()
-                    tally.add(n)
-                    counters.add(\.bytesDownloaded, n)
-                }
+            let attempt = Task { () async throws -> Revalidation in
+                guard let stored else { return .modified(try await loader.load(url, limits: limits, received: received)) }
+                return try await loader.revalidate(url, stored: stored, limits: limits, received: received)
             }
             downloadQueue.setPreempt(slot) { attempt.cancel() }
             let result = await withTaskCancellationHandler { await attempt.result } onCancel: { attempt.cancel() }
             counters.downloadEnded()
             releaseDownloadSlot(slot)
             switch result {
-            case .success(let data):
+            case .success(.modified(let data)):
                 await keep(data, for: url)
-                return data
+                return CachedBytes(data: data, fromDisk: false)
+            case .success(.notModified(let data)):
+                counters.add(\.notModified)
+                await keep(data, for: url, fromDisk: true)
+                return CachedBytes(data: data, fromDisk: true)
             case .failure(let error as LoadError) where !Task.isCancelled:
                 retry += 1
                 guard let delay = configuration.retry.delay(beforeRetry: retry, after: error) else {
+                    if let stored {
+                        if !error.isPermanent { return CachedBytes(data: stored, fromDisk: true) }
+                        if let diskCache { await BlockingIO.run { diskCache.remove(url) } }
+                    }
                     throw PipelineError.load(error)
                 }
                 counters.add(\.retries)

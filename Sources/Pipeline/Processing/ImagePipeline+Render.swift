@@ -1,6 +1,6 @@
 import Cells
 import Codecs
-import Foundation
+import FoundationEssentials
 
 /// The render stage: a request's job turns bytes into a bitmap (or takes one from memory) and the bitmap into cells.
 extension ImagePipeline {
@@ -28,6 +28,10 @@ extension ImagePipeline {
             report?.origin = .memory
             return cells
         }
+        if let failure = rememberedFailures.value(for: request.url) {
+            counters.add(\.failuresRemembered)
+            throw failure
+        }
         let counted = priority != .prefetch
         if counted { counters.add(\.requestsStarted) }
         do {
@@ -47,7 +51,13 @@ extension ImagePipeline {
     private func joinRenderJob(_ request: ThumbnailRequest,
                                priority: RequestPriority) async throws -> RenderedThumbnail {
         let (subscription, joined) = renderJobs.subscribe(request, priority: priority) {
-            try await self.makeThumbnail(request)
+            do {
+                return try await self.makeThumbnail(request)
+            } catch let failure as PipelineError where failure.isRemembered {
+                // Remembered before the job ends, so that no request can start between its end and its answer.
+                self.rememberedFailures.set(failure, for: request.url, cost: 1)
+                throw failure
+            }
         }
         if joined { counters.add(\.coalesced) }
         let url = request.url

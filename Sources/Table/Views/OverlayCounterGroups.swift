@@ -22,6 +22,9 @@ struct OverlayCounterGroups: Equatable {
         var words: String
         var bytes = false
         var under: String?
+        /// Shown only once it counted something: counters most runs leave at 0, kept off a panel that would
+        /// otherwise grow over the list.
+        var quietAtZero = false
     }
 
     private static let known: [Known] = [
@@ -44,6 +47,10 @@ struct OverlayCounterGroups: Equatable {
         Known(group: "caches", name: "memory_hits", words: "memory hits"),
         Known(group: "caches", name: "disk_hits", words: "disk hits"),
         Known(group: "caches", name: "disk_entries_discarded", words: "bad", under: "disk_hits"),
+        Known(group: "caches", name: "revalidated", words: "revalidated", quietAtZero: true),
+        Known(group: "caches", name: "not_modified", words: "not modified", under: "revalidated"),
+        Known(group: "caches", name: "failures_remembered", words: "failures remembered", quietAtZero: true),
+        Known(group: "caches", name: "memory_purges", words: "memory purges", quietAtZero: true),
         Known(group: "caches", name: "coalesced", words: "joined"),
         Known(group: "caches", name: "decodes", words: "decodes"),
         Known(group: "caches", name: "renders", words: "renders"),
@@ -61,7 +68,7 @@ struct OverlayCounterGroups: Equatable {
         let byName = Dictionary(Self.known.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var phrases: [String: [String]] = [:]
         for known in Self.known where known.under.map({ values[$0] == nil }) ?? true {
-            guard let value = values[known.name] else { continue }
+            guard let value = values[known.name], value != 0 || !known.quietAtZero else { continue }
             let details = Self.known.filter { $0.under == known.name }.compactMap { detail in
                 values[detail.name].map { Self.phrase(detail, $0, valueFirst: true) }
             }
