@@ -63,9 +63,10 @@ final class FolderListing: Sendable {
         for waiter in ready { waiter.continuation.resume() }
     }
 
-    /// Records the end of the walk and wakes everyone waiting.
-    func finish(_ end: End) {
+    /// Adds the last paths, records the end of the walk and wakes everyone waiting.
+    func finish(_ end: End, listing last: [[UInt8]] = []) {
         let (waiters, endWaiters) = state.withLock { state in
+            state.paths.append(contentsOf: last)
             state.end = end
             defer { state.waiters = []; state.endWaiters = [] }
             return (state.waiters, state.endWaiters)

@@ -25,75 +25,78 @@ struct FolderWalk: Sendable {
         case other
     }
 
-    /// One name read from a folder.
-    private struct Entry {
-        var key: NaturalSortKey
-        var isFolder: Bool
-    }
-
     /// Walks the whole tree, unless stopped, and records how it ended.
     func run() {
         var entered = 0
-        let stopped = !walk(root, prefix: [], entered: &entered)
-        listing.finish(stopped ? .stopped : .complete)
+        if let last = walk(root, prefix: [], entered: &entered) {
+            // The last paths and the end in one step: a page never sees every path listed with the walk still on.
+            listing.finish(.complete, listing: last)
+        } else {
+            listing.finish(.stopped)
+        }
     }
 
-    /// Lists the images of `folder` and walks its subfolders, in order. Returns false when the walk was stopped.
-    private func walk(_ folder: LocalPath, prefix: [UInt8], entered: inout Int) -> Bool {
-        if listing.stopRequested { return false }
+    /// Lists the images of `folder` and walks its subfolders, in order; returns the paths after its last subfolder,
+    /// for the caller to list, or nil when the walk was stopped.
+    private func walk(_ folder: LocalPath, prefix: [UInt8], entered: inout Int) -> [[UInt8]]? {
+        if listing.stopRequested { return nil }
         entered += 1
         enteringFolder?(entered)
         // A folder below that cannot be read is left out, as `find` would report and go on; the top folder was
         // opened once by `FolderSource.init`, which says why it cannot be read.
-        let entries = read(folder)
-        listing.found(entries.count(where: { !$0.isFolder }))
+        let names = read(folder)
+        listing.found(names.names.count(where: { !$0.isFolder }))
         var batch: [[UInt8]] = []
-        for entry in entries {
-            let path = prefix.isEmpty ? entry.key.bytes : prefix + [UInt8(ascii: "/")] + entry.key.bytes
-            if entry.isFolder {
+        batch.reserveCapacity(names.count)
+        for name in names.names {
+            let path = names.path(of: name, after: prefix)
+            if name.isFolder {
                 listing.list(batch)
                 batch.removeAll()
-                guard walk(folder.appending(entry.key.bytes), prefix: path, entered: &entered) else { return false }
+                let below = folder.appending(names.path(of: name, after: []))
+                guard let rest = walk(below, prefix: path, entered: &entered) else {
+                    return nil
+                }
+                listing.list(rest)
             } else {
                 batch.append(path)
             }
         }
-        listing.list(batch)
-        return true
+        return batch
     }
 
     /// The images of `folder` and, when recursive, its subfolders, sorted; empty when it cannot be read.
-    private func read(_ folder: LocalPath) -> [Entry] {
-        guard let stream = folder.withCString({ opendir($0) }) else { return [] }
+    private func read(_ folder: LocalPath) -> FolderNames {
+        var names = FolderNames()
+        guard let stream = folder.withCString({ opendir($0) }) else { return names }
         defer { closedir(stream) }
         let descriptor = dirfd(stream)
-        var entries: [Entry] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
-            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-            let isImage = Self.hasImageExtension(name)
-            // A folder matters when recursing; an image name that is a folder is not listed.
-            guard recursive || isImage else { continue }
-            let isFolder = Self.type(of: name, dType: entry.pointee.d_type, in: descriptor) == .folder
-            if isFolder ? recursive : isImage {
-                entries.append(Entry(key: NaturalSortKey(name), isFolder: isFolder))
+            // d_name is a NUL-terminated array inside the entry: read in place, copied once into `names`.
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let name = UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])
+                guard let first = name.first, first != UInt8(ascii: ".") else { return }
+                let isImage = Self.hasImageExtension(name)
+                // A folder matters when recursing; an image name that is a folder is not listed.
+                guard recursive || isImage else { return }
+                let isFolder = Self.type(of: name, dType: entry.pointee.d_type, in: descriptor) == .folder
+                if isFolder ? recursive : isImage { names.append(name, isFolder: isFolder) }
             }
         }
-        entries.sort { $0.key < $1.key }
-        return entries
+        names.sort()
+        return names
     }
 
     /// The entry's type from `d_type`, or from `fstatat` (not following symlinks) when the file system leaves it
-    /// `DT_UNKNOWN`.
-    static func type(of name: [UInt8], dType: UInt8, in folder: Int32) -> EntryType {
+    /// `DT_UNKNOWN`. `name` is followed by a NUL in memory, as `d_name` is.
+    static func type(of name: UnsafeBufferPointer<UInt8>, dType: UInt8, in folder: Int32) -> EntryType {
         switch Int32(dType) {
         case Int32(DT_DIR): return .folder
         case Int32(DT_UNKNOWN):
             var info = stat()
-            let found = (name + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { fstatat(folder, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+            let found = name.withMemoryRebound(to: CChar.self) {
+                fstatat(folder, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW)
             }
             return found == 0 && info.st_mode & S_IFMT == S_IFDIR ? .folder : .other
         default: return .other
@@ -101,11 +104,12 @@ struct FolderWalk: Sendable {
     }
 
     /// Whether the name ends in one of `FolderSource.imageExtensions`, in any case.
-    static func hasImageExtension(_ name: [UInt8]) -> Bool {
+    static func hasImageExtension(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return false }
         let suffix = name[(dot + 1)...]
         guard suffix.count <= 4, suffix.allSatisfy({ $0 < 0x80 }) else { return false }
-        let lowered = String(decoding: suffix.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        var lowered = ""
+        for byte in suffix { lowered.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) }
         return FolderSource.imageExtensions.contains(lowered)
     }
 }

@@ -27,36 +27,45 @@ struct NaturalSortKey: Comparable, Sendable {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        tokens = Self.tokens(of: bytes)
+        var tokens: [UInt32] = []
+        bytes.withUnsafeBufferPointer { Self.appendTokens(of: $0, to: &tokens) }
+        self.tokens = tokens
     }
 
     static func < (a: NaturalSortKey, b: NaturalSortKey) -> Bool {
-        switch compare(a.tokens, b.tokens) {
-        case .some(let less): less
-        case .none: compare(a.bytes, b.bytes) ?? false
+        a.tokens.withUnsafeBufferPointer { aTokens in
+            b.tokens.withUnsafeBufferPointer { bTokens in
+                a.bytes.withUnsafeBufferPointer { aBytes in
+                    b.bytes.withUnsafeBufferPointer { bBytes in
+                        precedes(tokens: aTokens, bytes: aBytes, tokens: bTokens, bytes: bBytes)
+                    }
+                }
+            }
         }
     }
 
     static func == (a: NaturalSortKey, b: NaturalSortKey) -> Bool { a.bytes == b.bytes }
 
-    /// Whether `a` comes first in lexicographic order; nil when they are equal.
-    private static func compare<T: FixedWidthInteger>(_ a: [T], _ b: [T]) -> Bool? {
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                let common = min(a.count, b.count)
-                var i = 0
-                while i < common {
-                    if a[i] != b[i] { return a[i] < b[i] }
-                    i += 1
-                }
-                return a.count == b.count ? nil : a.count < b.count
-            }
-        }
+    /// Whether the name with tokens `a` and bytes `aBytes` comes before the other: the whole order (rules 2 and 3),
+    /// on buffers, so that a folder's names can be sorted from shared storage without copying a key (`FolderNames`).
+    static func precedes(tokens a: UnsafeBufferPointer<UInt32>, bytes aBytes: UnsafeBufferPointer<UInt8>,
+                         tokens b: UnsafeBufferPointer<UInt32>, bytes bBytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        compare(a, b) ?? compare(aBytes, bBytes) ?? false
     }
 
-    private static func tokens(of bytes: [UInt8]) -> [UInt32] {
-        var tokens: [UInt32] = []
-        tokens.reserveCapacity(bytes.count + 2)
+    /// Whether `a` comes first in lexicographic order; nil when they are equal.
+    private static func compare<T: FixedWidthInteger>(_ a: UnsafeBufferPointer<T>, _ b: UnsafeBufferPointer<T>) -> Bool? {
+        let common = min(a.count, b.count)
+        var i = 0
+        while i < common {
+            if a[i] != b[i] { return a[i] < b[i] }
+            i += 1
+        }
+        return a.count == b.count ? nil : a.count < b.count
+    }
+
+    /// Appends the tokens of rule 1 for the name `bytes` to `tokens`.
+    static func appendTokens(of bytes: UnsafeBufferPointer<UInt8>, to tokens: inout [UInt32]) {
         var i = 0
         let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
         while i < bytes.count {
@@ -87,12 +96,11 @@ struct NaturalSortKey: Comparable, Sendable {
                 i += 1
             }
         }
-        return tokens
     }
 
     /// The well-formed UTF-8 scalar (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF) that starts at
     /// `start` and its length in bytes, or nil when the bytes there are not one.
-    static func decodeScalar(_ bytes: [UInt8], at start: Int) -> (Unicode.Scalar, Int)? {
+    static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (Unicode.Scalar, Int)? {
         let lead = bytes[start]
         let length: Int, initial: UInt32, minimum: UInt32
         switch lead {

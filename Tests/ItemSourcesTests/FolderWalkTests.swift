@@ -99,7 +99,9 @@ import Glibc
         defer { closedir(stream) }
         let fd = dirfd(stream)
         func type(_ name: String, _ dType: Int32) -> FolderWalk.EntryType {
-            FolderWalk.type(of: Array(name.utf8), dType: UInt8(dType), in: fd)
+            (Array(name.utf8) + [0]).withUnsafeBufferPointer { buffer in
+                FolderWalk.type(of: UnsafeBufferPointer(rebasing: buffer.dropLast()), dType: UInt8(dType), in: fd)
+            }
         }
         // DT_UNKNOWN: fstatat decides, without following the symlink.
         #expect(type("d1", Int32(DT_UNKNOWN)) == .folder)
@@ -114,10 +116,10 @@ import Glibc
 
     @Test func onlyImageNamesAreListedInAnyCase() {
         for name in ["a.png", "b.JPG", "c.jpeg", "d.Gif", "e.webp", "f.tar.PNG"] {
-            #expect(FolderWalk.hasImageExtension(Array(name.utf8)), "\(name)")
+            #expect(Array(name.utf8).withUnsafeBufferPointer(FolderWalk.hasImageExtension), "\(name)")
         }
         for name in [".png", "png", "a.pngx", "a.txt", "a.", "a.p\u{E9}g"] {
-            #expect(!FolderWalk.hasImageExtension(Array(name.utf8)), "\(name)")
+            #expect(!Array(name.utf8).withUnsafeBufferPointer(FolderWalk.hasImageExtension), "\(name)")
         }
     }
 }

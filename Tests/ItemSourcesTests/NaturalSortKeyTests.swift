@@ -50,9 +50,12 @@ import Testing
         let overlong: [UInt8] = Array("caf".utf8) + [0xC0, 0xAF]  // "/" spelled in two bytes: not UTF-8
         let plain = Array("cafz.png".utf8)
         #expect(sorted([latin1, truncated, utf8, plain, overlong]) == [plain, utf8, overlong, truncated, latin1])
-        #expect(NaturalSortKey.decodeScalar(overlong, at: 3) == nil)
-        #expect(NaturalSortKey.decodeScalar([0xED, 0xA0, 0x80], at: 0) == nil, "a surrogate is not a scalar")
-        #expect(NaturalSortKey.decodeScalar(utf8, at: 3)?.1 == 2)
+        func decoded(_ bytes: [UInt8], at start: Int) -> Int? {
+            bytes.withUnsafeBufferPointer { NaturalSortKey.decodeScalar($0, at: start)?.1 }
+        }
+        #expect(decoded(overlong, at: 3) == nil)
+        #expect(decoded([0xED, 0xA0, 0x80], at: 0) == nil, "a surrogate is not a scalar")
+        #expect(decoded(utf8, at: 3) == 2)
     }
 
     @Test func namesEqualWhenFoldedAreStillOrderedAndDistinct() {

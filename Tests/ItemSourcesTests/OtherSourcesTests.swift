@@ -115,6 +115,8 @@ import Testing
     @Test func listsTheImagesSortedByNameWithTheirDetails() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = try FolderSource(directory: folder)
+        let first = try await source.page(at: source.firstPage)
+        #expect(first.totalCount == 3 && !first.stillCounting && first.next == nil, "one folder is read whole")
         let items = try await allItems(of: source)
         #expect(items.map(\.title) == ["a-rocket.JPG", "b-coffee.png", "broken.png"])
         let coffee = items[1]
