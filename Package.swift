@@ -8,7 +8,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "4.0.0"..<"5.0.0"),
     ],
     targets: [
         // MARK: C wrappers (system libraries; only one Swift file per library imports each)
@@ -28,6 +28,9 @@ let package = Package(
         .target(name: "CCurl"),
 
         // MARK: Core (pure Swift, no C)
+        /// What the program needs beyond FoundationEssentials (which every module imports instead of Foundation, so
+        /// that ICU and its 30 MB of data stay out of the binary): ASCII trimming, fixed-point numbers, threads.
+        .target(name: "Basics"),
         /// Cells, colours, a cell buffer, display widths, sanitising of untrusted text.
         .target(name: "Cells"),
         /// An RGBA bitmap: what decoders produce and renderers consume.
@@ -38,7 +41,7 @@ let package = Package(
         /// run off the cooperative pool.
         .target(name: "LocalFiles", dependencies: ["Cells"]),
         /// HTTP(S) GETs with byte, time and redirect limits and cancellation, over libcurl.
-        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "HTTP", dependencies: ["Basics", "CCurl"]),
 
         // MARK: Subsystems
         /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
@@ -46,29 +49,32 @@ let package = Package(
         /// Bitmaps to grids of text cells.
         .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),
         /// The bundled demo data: the demo server's records, photos and credits, kept at the top level in `Resources/`.
-        .target(name: "DemoResources", path: "Resources", sources: ["DemoResources.swift"],
-                resources: [.copy("demo")]),
+        /// Not declared as SwiftPM resources: their generated accessor uses Foundation's Bundle, which alone links
+        /// all of Foundation and ICU (44 MB); the files are found in the checkout instead.
+        .target(name: "DemoResources", path: "Resources", exclude: ["demo"], sources: ["DemoResources.swift"]),
         /// Concrete item sources: SWAPI, jsonplaceholder photos, any paged JSON API, a folder of images.
-        .target(name: "ItemSources", dependencies: ["Items", "HTTP", "Cells", "LocalFiles"]),
+        .target(name: "ItemSources", dependencies: ["Basics", "Items", "HTTP", "Cells", "LocalFiles"]),
         /// The embedded demo server on its own small HTTP/1.1 server (`LoopbackServer`, which the tests' server runs on
         /// too): SWAPI, Instant Answer and jsonplaceholder shapes, placeholder PNGs, the bundled photos, latency and faults.
-        .target(name: "DemoServer", dependencies: ["Codecs", "Pixels", "HTTP"]),
+        .target(name: "DemoServer", dependencies: ["Basics", "Codecs", "Pixels", "HTTP"]),
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
-            "Cells", "Codecs", "TextArt", "HTTP", "LocalFiles", .product(name: "Crypto", package: "swift-crypto"),
+            "Basics", "Cells", "Codecs", "TextArt", "HTTP", "LocalFiles", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
-        .target(name: "Table", dependencies: ["Cells", "Items"]),
+        .target(name: "Table", dependencies: ["Basics", "Cells", "Items"]),
         /// The only code that calls ncursesw.
         .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
-        .target(name: "App", dependencies: ["Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal"]),
+        .target(name: "App", dependencies: [
+            "Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles",
+        ]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
-            "App", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources", "Pipeline", "Table",
-            "DemoServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "App", "Basics", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources",
+            "Pipeline", "Table", "DemoServer", "LocalFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
@@ -81,6 +87,7 @@ let package = Package(
             "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer",
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [

@@ -1,6 +1,8 @@
+import Basics
 import Cells
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Table
 import Terminal
@@ -18,6 +20,8 @@ public final class App {
     /// The naive table beside it under `demo --compare`, or nil.
     private let split: SplitScreen?
     private var autoplay: Autoplay?
+    /// What `w`, `W`, `o` and `y` do on ThumbTable's table (none on the split screen's).
+    private var itemActions: ItemActions?
     /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
     public var onQuit: (@MainActor () -> Void)?
     private var needsFrame = false
@@ -36,7 +40,9 @@ public final class App {
     ///     terminal can show Unicode (a non-UTF-8 locale cannot).
     ///   - naive: for `demo --compare`, the source and loader of the naive table shown beside ThumbTable's (its
     ///     slots bound with `SlotBindingPolicy.naive`, the bug on purpose).
+    ///   - saveFolder: where `w` and `W` save (`--save-dir`).
     public init(source: any ItemSource, configuration: TableController.Configuration, colors: ColorRequest = .terminal,
+                saveFolder: String = ".",
                 naive: (source: any ItemSource, loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading)?
                     = nil,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
@@ -46,7 +52,8 @@ public final class App {
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
         let (colorCount, unicode) = (terminal.colorCount, terminal.unicode)
-        let table = TableController(source: source, loader: loader(colorCount, unicode), configuration: configuration)
+        let tableLoader = loader(colorCount, unicode)
+        let table = TableController(source: source, loader: tableLoader, configuration: configuration)
         self.table = table
         if let naive {
             var naiveConfiguration = configuration
@@ -57,6 +64,9 @@ public final class App {
         } else {
             split = nil
         }
+        let terminal = self.terminal
+        itemActions = naive == nil
+            ? ItemActions(loader: tableLoader, saveFolder: saveFolder) { terminal.send($0) } : nil
         if let note = terminal.colorNote { table.say(note) }
     }
 
@@ -115,13 +125,13 @@ public final class App {
     /// Ends the process `delay` from now with `status`, on a thread of its own: the main queue and the cooperative
     /// pool may both be waiting for what is stuck.
     private static func endProcess(status: Int32, after delay: Duration) {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
-        let thread = Thread {
-            Thread.sleep(forTimeInterval: seconds)
+        let (seconds, attoseconds) = delay.components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        BackgroundThread.start(name: "exit deadline") {
+            BackgroundThread.sleep(milliseconds: milliseconds)
             fflush(nil)
             _exit(status)
         }
-        thread.start()
     }
 
     /// Ctrl-Z or SIGTSTP: gives the terminal back, stops until `fg`, then draws the whole screen again.
@@ -200,7 +210,7 @@ public final class App {
     /// Hands an event to the table, or to both halves of the split screen.
     private func dispatch(_ event: InputEvent) -> KeyBindings.Outcome {
         split?.handle(event, terminalSize: terminal.size)
-            ?? KeyBindings.handle(event, table: table, terminalSize: terminal.size)
+            ?? KeyBindings.handle(event, table: table, terminalSize: terminal.size, actions: itemActions)
     }
 
     /// Schedules one frame for the end of this turn of the main queue, however many changes ask for it.

@@ -12,7 +12,10 @@ enum KeyBindings {
         case suspend
     }
 
-    static func handle(_ event: InputEvent, table: TableController, terminalSize: Terminal.Size) -> Outcome {
+    /// - Parameter actions: what `w`, `W`, `o` and `y` do (save, open, copy); nil where they do nothing (the
+    ///   split screen of `demo --compare`).
+    static func handle(_ event: InputEvent, table: TableController, terminalSize: Terminal.Size,
+                       actions: ItemActions? = nil) -> Outcome {
         switch event {
         case .resize:
             table.resize(columns: terminalSize.columns, rows: terminalSize.rows)
@@ -44,8 +47,9 @@ enum KeyBindings {
                 return .handled
             }
             if table.isEditingFilter { return handleFilter(key, table: table) }
-            if let detail = table.detail { return handleDetail(key, detail: detail, table: table) }
+            if let detail = table.detail { return handleDetail(key, detail: detail, table: table, actions: actions) }
             if let pane = table.pageFailure { return handlePageFailure(key, pane: pane, table: table) }
+            if let actions, handleItemAction(key, table: table, actions: actions) { return .handled }
             return handleList(key, table: table)
         }
     }
@@ -123,11 +127,42 @@ enum KeyBindings {
         [.escape, .character("q"), .backspace, .left, .character("h")].contains(key)
     }
 
-    private static func handleDetail(_ key: Key, detail: DetailPane, table: TableController) -> Outcome {
+    /// The keys that act on the selected item in the list and the detail pane alike (`o`, `y`); in the pane also
+    /// `w` and `W`. Returns whether the key was one of them.
+    private static func handleItemAction(_ key: Key, table: TableController, actions: ItemActions) -> Bool {
+        switch key {
+        case .character("o"): actions.open(in: table)
+        case .character("y"): actions.copyURL(in: table)
+        case .character("w") where table.detail != nil: actions.saveOriginal(in: table)
+        case .character("W") where table.detail != nil: actions.saveArt(in: table)
+        default: return false
+        }
+        return true
+    }
+
+    /// How many items a key moves the detail pane by (`n`, `p`; ↓ and ↑ when the pane's text fits, so they have
+    /// nothing to scroll), or nil.
+    static func adjacentItem(_ key: Key, textFits: Bool) -> Int? {
+        switch key {
+        case .character("n"): 1
+        case .character("p"): -1
+        case .down where textFits: 1
+        case .up where textFits: -1
+        default: nil
+        }
+    }
+
+    private static func handleDetail(_ key: Key, detail: DetailPane, table: TableController,
+                                     actions: ItemActions?) -> Outcome {
         if isBack(key) {
             table.closeDetail()
             return .handled
         }
+        if let delta = adjacentItem(key, textFits: !detail.textScroll.isCut) {
+            table.openAdjacent(by: delta)
+            return .handled
+        }
+        if let actions, handleItemAction(key, table: table, actions: actions) { return .handled }
         if let lines = scrollAmount(key == .enter ? .down : key, page: max(1, table.listHeight - 2)) {
             detail.scroll(by: lines)
             table.redraw()

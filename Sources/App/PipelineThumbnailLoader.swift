@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Pipeline
 import Table
 import TextArt
@@ -37,6 +37,11 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
 
     public func warm(_ url: URL, size: CellSize) async throws {
         _ = try await pipeline.thumbnail(request(url, size), priority: .batch).value()
+    }
+
+    public func original(_ url: URL) async throws -> OriginalImage {
+        let (bytes, fileExtension) = try await pipeline.original(url)
+        return OriginalImage(bytes: bytes, fileExtension: fileExtension)
     }
 
     public func download(of url: URL) -> DownloadStanding? {

@@ -1,5 +1,6 @@
 import Cells
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Table
 

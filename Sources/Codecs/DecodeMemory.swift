@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bytes each decoder allocates for an image, worked out from its header: the one formula a decoder checks
 /// against `DecodeOptions.maxMemory` before it allocates, and `ImageDecoder.memoryCost` reports for reservations.

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// Bytes to bitmaps: sniffs the format from the data and hands it to the system library's decoder.

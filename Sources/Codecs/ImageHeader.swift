@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an image's header says about it: enough to plan a decode without decoding a pixel.
 ///

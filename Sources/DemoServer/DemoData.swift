@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the demo server serves, read once from `Resources/demo`: the SWAPI species fixtures, the jsonplaceholder
 /// photos, the bundled photos with their credits, and the demo cases.
@@ -49,7 +49,7 @@ struct DemoData: Sendable {
             do {
                 return try Data(contentsOf: file)
             } catch {
-                throw .dataUnreadable(path: file.path, reason: error.localizedDescription)
+                throw .dataUnreadable(path: file.path, reason: String(describing: error))
             }
         }
         func decode<T: Decodable>(_ type: T.Type, _ name: String) throws(DemoServer.Error) -> T {

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Synchronization
 
 /// Answers the demo server's requests: routes them, and applies the configured latency and faults.
@@ -172,7 +173,7 @@ final class DemoHandler: Sendable {
     /// Answers "NAME star wars" (or "NAME") for a species or demo case, like DuckDuckGo's Instant Answer API:
     /// every key present, empty when there is no value; some answers have no image, as real ones do.
     func instantAnswer(_ query: String) -> Reply {
-        var name = query.trimmingCharacters(in: .whitespaces)
+        var name = query.trimmingSpaces()
         if name.lowercased().hasSuffix(" star wars") { name = String(name.dropLast(" star wars".count)) }
         var answer: [String: JSONValue] = [
             "Abstract": "", "AbstractText": "", "AbstractSource": "", "AbstractURL": "", "Answer": "",
@@ -193,7 +194,7 @@ final class DemoHandler: Sendable {
             answer["AbstractText"] = .string("\(name): a numbered row of the demo; its picture carries the number \(row).")
             answer["Abstract"] = answer["AbstractText"]
             picture(pictures[(row - 1) % pictures.count], row: row)
-        } else if let index = data.species.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+        } else if let index = data.species.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
             let species = data.species[index]
             answer["Heading"] = .string(species.name)
             answer["Type"] = "A"

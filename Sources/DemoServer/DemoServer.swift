@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The embedded demo: a real HTTP server on 127.0.0.1 that speaks the shapes of the APIs the tutorials used (SWAPI
 /// species, DuckDuckGo Instant Answers, jsonplaceholder photos), draws placeholder images and serves the bundled

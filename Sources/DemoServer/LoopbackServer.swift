@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import HTTP
 import Synchronization
 
@@ -135,9 +137,10 @@ public final class LoopbackServer: Sendable {
         self.port = UInt16(bigEndian: address.sin_port)
         socket = fd
         self.handler = handler
-        let thread = Thread { [self] in acceptConnections() }
-        thread.name = "loopback server: accept"
-        thread.start()
+        guard BackgroundThread.start(name: "loopback accept", { [self] in acceptConnections() }) else {
+            close(fd)
+            throw ListenFailure(reason: "no thread to accept connections")
+        }
     }
 
     /// Stops accepting and closes every open connection. Answers being made or waited for are dropped.
@@ -178,7 +181,7 @@ public final class LoopbackServer: Sendable {
                 let error = errno
                 if isStopped { break }
                 // Out of descriptors or memory for a moment: the server keeps listening and tries again shortly.
-                if error != EINTR && error != ECONNABORTED { Thread.sleep(forTimeInterval: 0.01) }
+                if error != EINTR && error != ECONNABORTED { BackgroundThread.sleep(milliseconds: 10) }
                 continue
             }
             let accepted = state.withLock { state in
@@ -195,9 +198,11 @@ public final class LoopbackServer: Sendable {
             // An idle keep-alive connection is closed after ten minutes.
             var idle = timeval(tv_sec: 600, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &idle, socklen_t(MemoryLayout<timeval>.size))
-            let thread = Thread { [self] in serve(connection) }
-            thread.name = "loopback server: connection"
-            thread.start()
+            if !BackgroundThread.start(name: "loopback conn", { [self] in serve(connection) }) {
+                // No thread to serve it: the client sees the connection close.
+                state.withLock { _ = $0.connections.remove(connection) }
+                close(connection)
+            }
         }
         close(socket)
     }
@@ -240,12 +245,12 @@ public final class LoopbackServer: Sendable {
         }
         let head = String(decoding: pending[..<end], as: UTF8.self)
         pending.removeFirst(end + 4)
-        let lines = head.components(separatedBy: "\r\n")
+        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let parts = lines[0].split(separator: " ")
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingSpaces()
             headers[line[..<colon].lowercased()] = value
         }
         guard parts.count == 3, let components = URLComponents(string: String(parts[1])) else {

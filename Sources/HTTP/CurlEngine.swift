@@ -1,5 +1,7 @@
+import Basics
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The thread that drives one curl multi handle, and the transfers it owns.
@@ -24,9 +26,9 @@ final class Engine: @unchecked Sendable {
     init() throws {
         guard let multi = ccurl_multi_init() else { throw HTTPFailure.unavailable("libcurl cannot start transfers") }
         self.multi = multi
-        let thread = Thread { [self] in run() }
-        thread.name = "ThumbTable HTTP"
-        thread.start()
+        guard BackgroundThread.start(name: "ThumbTable HTTP", { [self] in run() }) else {
+            throw HTTPFailure.unavailable("cannot start the HTTP thread")
+        }
     }
 
     func nextID() -> Int { lastID.add(1, ordering: .relaxed).newValue }
@@ -214,7 +216,7 @@ final class Transfer: @unchecked Sendable {
     /// One header line, status line included; a status line starts a new response (after a redirect).
     fileprivate func header(_ line: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: line, as: UTF8.self).trimmingSpacesAndLineEnds()
         if text.hasPrefix("HTTP/") {
             let parts = text.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
@@ -234,7 +236,7 @@ final class Transfer: @unchecked Sendable {
         } else if headers.count < Self.maxHeaders, line.count <= Self.maxHeaderLine,
                   let colon = text.firstIndex(of: ":") {
             let name = text[..<colon].lowercased()
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = text[text.index(after: colon)...].trimmingSpaces()
             // Headers are untrusted and reach caches, requests and messages: a name that is not a token, or a
             // value with a control character in it, is dropped rather than kept half-cleaned.
             if !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte),

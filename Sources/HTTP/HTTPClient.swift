@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// HTTP and HTTPS GETs through libcurl, which is loaded on the first request (see `CCurl`).

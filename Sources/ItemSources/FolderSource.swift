@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import Dispatch
+import FoundationEssentials
 import Items
 import LocalFiles
 #if canImport(Glibc)
@@ -21,89 +23,84 @@ public struct FolderSource: ItemSource {
     public let directory: LocalPath
     public let recursive: Bool
     public let pageSize: Int
-    /// Paths relative to `directory`, as bytes, sorted by their shown names.
-    public let files: [[UInt8]]
+    /// The names found so far, filled by the walk.
+    let listing: FolderListing
+    /// Stops the walk when the last copy of this source is let go.
+    private let walkOwner: WalkOwner
 
     public var firstPage: PageCursor { .offset(0) }
     public var origin: ItemOrigin { .local }
 
-    /// Lists the folder now; a folder that cannot be read is an error naming it.
+    /// Starts listing the folder on a thread of its own; a folder that cannot be read is an error naming it.
     public init(directory: URL, recursive: Bool = false, pageSize: Int = 50) throws(ItemSourceError) {
         let path = LocalPath(fileURL: directory) ?? LocalPath(directory.path)
         try self.init(path: path, recursive: recursive, pageSize: pageSize)
     }
 
     public init(path: LocalPath, recursive: Bool = false, pageSize: Int = 50) throws(ItemSourceError) {
+        try self.init(path: path, recursive: recursive, pageSize: pageSize, enteringFolder: nil)
+    }
+
+    /// - Parameter enteringFolder: see `FolderWalk.enteringFolder`.
+    init(path: LocalPath, recursive: Bool, pageSize: Int, enteringFolder: (@Sendable (Int) -> Void)?)
+        throws(ItemSourceError)
+    {
         switch LocalFile.kind(of: path) {
         case .directory: break
         case .missing: throw ItemSourceError("\(path) does not exist")
         case let other: throw ItemSourceError("\(path) is not a folder: it is \(other)")
         }
+        // Opened once here so that a folder that cannot be read is said at once, not as an empty list.
+        guard let stream = path.withCString({ opendir($0) }) else {
+            throw ItemSourceError("cannot list the folder \(path): \(String(cString: strerror(errno)))")
+        }
+        closedir(stream)
         directory = path
         self.recursive = recursive
         self.pageSize = max(1, pageSize)
-        var found: [[UInt8]] = []
-        try Self.list(path, prefix: [], recursive: recursive, into: &found)
-        let keyed = found.map { (key: LocalPath.init(bytes: $0).description, bytes: $0) }
-        files = keyed.sorted { $0.key.compare($1.key, options: [.numeric, .caseInsensitive]) == .orderedAscending }
-            .map(\.bytes)
+        listing = FolderListing()
+        walkOwner = WalkOwner(listing)
+        let walk = FolderWalk(root: path, recursive: recursive, listing: listing, enteringFolder: enteringFolder)
+        Self.walkQueue.async { walk.run() }
         let shown = path.description
-        name = "Folder · \((shown as NSString).lastPathComponent)" + (recursive ? " (and below)" : "")
+        let last = shown.split(separator: "/").last.map(String.init) ?? shown
+        name = "Folder · \(last)" + (recursive ? " (and below)" : "")
         attribution = "All images from your files in \(shown)"
     }
 
-    /// Adds the image names in `folder` (and below it) to `found`, as paths relative to the listed folder. Hidden
-    /// entries are skipped; symlinks to folders are not followed (they could loop).
-    private static func list(_ folder: LocalPath, prefix: [UInt8], recursive: Bool, into found: inout [[UInt8]])
-        throws(ItemSourceError)
-    {
-        guard let stream = folder.withCString({ opendir($0) }) else {
-            let reason = String(cString: strerror(errno))
-            if prefix.isEmpty { throw ItemSourceError("cannot list the folder \(folder): \(reason)") }
-            return  // a folder below that cannot be read is left out, as `find` would report and go on
-        }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
-            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-            let relative = prefix.isEmpty ? name : prefix + [UInt8(ascii: "/")] + name
-            let type = entry.pointee.d_type
-            if recursive, type == UInt8(DT_DIR) {
-                try list(folder.appending(name), prefix: relative, recursive: true, into: &found)
-            } else if recursive, type == UInt8(DT_UNKNOWN), case .directory = LocalFile.kind(of: folder.appending(name)) {
-                try list(folder.appending(name), prefix: relative, recursive: true, into: &found)
-            } else if type != UInt8(DT_DIR), hasImageExtension(name) {
-                found.append(relative)
-            }
-        }
+    /// Where walks run: a blocking `readdir` on a slow disk must not hold a thread of the cooperative pool.
+    private static let walkQueue = DispatchQueue(label: "thumbtable.folder-walk", attributes: .concurrent)
+
+    /// Tells the walk to stop when the source is let go.
+    private final class WalkOwner: Sendable {
+        let listing: FolderListing
+        init(_ listing: FolderListing) { self.listing = listing }
+        deinit { listing.stop() }
     }
 
-    static func hasImageExtension(_ name: [UInt8]) -> Bool {
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return false }
-        let suffix = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
-        return imageExtensions.contains(suffix)
-    }
-
+    /// A page of rows, once the walk has listed them (or ended). While the walk goes on, the page's total is what it
+    /// has found so far, and there is always a next page.
     public func page(at cursor: PageCursor) async throws -> ItemPage {
         guard case .offset(let start) = cursor, start >= 0 else {
             throw ItemSourceError("a folder's pages are offsets, not \(cursor)")
         }
-        guard !files.isEmpty else {
+        let window = try await listing.window(from: start, count: pageSize)
+        let walking = window.end == nil
+        guard window.listed > 0 || walking else {
             return ItemPage(items: [], next: nil, totalCount: 0, notes: [
                 "\(directory) is empty: it has no images (.jpg, .jpeg, .png, .gif, .webp)"
                     + (recursive ? " in it or below it" : "; --recursive also looks in the folders below it"),
             ])
         }
-        guard start < files.count else {
-            throw ItemSourceError("\(directory) has \(files.count) images: offset \(start) is past the end")
+        guard start < window.listed || (walking && start == window.listed) else {
+            throw ItemSourceError("\(directory) has \(window.listed) images: offset \(start) is past the end")
         }
-        let end = min(files.count, start + pageSize)
-        let names = Array(files[start..<end])
+        let end = start + window.paths.count
+        let names = window.paths
         // Reading sizes and headers is file system work: off the cooperative pool.
         let items = await BlockingIO.run { names.map(item) }
-        return ItemPage(items: items, next: end < files.count ? .offset(end) : nil, totalCount: files.count)
+        return ItemPage(items: items, next: end < window.listed || walking ? .offset(end) : nil,
+                        totalCount: walking ? max(window.found, window.listed) : window.listed, stillCounting: walking)
     }
 
     func item(_ relativePath: [UInt8]) -> Item {
@@ -132,14 +129,11 @@ public struct FolderSource: ItemSource {
 
     static func describeSize(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) bytes" }
-        if bytes < 1 << 20 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-        return String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+        if bytes < 1 << 20 { return (Double(bytes) / 1024).fixed(1) + " KB" }
+        return (Double(bytes) / Double(1 << 20)).fixed(1) + " MB"
     }
 
     static func describeDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
+        date.localTimestamp
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The format and stored pixel size of an image file, read from its first bytes (no decoding): what a folder's
 /// detail pane shows.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The second step of the SWAPI tutorial's image lookup: asks a DuckDuckGo Instant Answer endpoint about

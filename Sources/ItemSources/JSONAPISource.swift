@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Items
 
 /// Any paged JSON API, read by dotted key paths: where the list of items is, and where each item keeps its title,
@@ -63,7 +64,7 @@ public struct JSONAPISource: ItemSource {
         var page = try parsePage(fetched.json, at: cursor, url: pageURL)
         page.notes = fetched.notes + page.notes
         // json-server's and many REST APIs' total, when the server sends it.
-        page.totalCount = fetched.reply.header("X-Total-Count").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        page.totalCount = fetched.reply.header("X-Total-Count").flatMap { Int($0.trimmingSpaces()) }
         return page
     }
 
@@ -121,12 +122,8 @@ public struct JSONAPISource: ItemSource {
 
     private func item(_ element: Any, offset: Int, page: URL) -> Item {
         func text(_ path: String?) -> String? {
-            guard let path, let value = Self.value(at: path, in: element) else { return nil }
-            switch value {
-            case let string as String: return string
-            case let number as NSNumber: return number.stringValue
-            default: return nil
-            }
+            guard let path else { return nil }
+            return JSONPageReader.scalarText(Self.value(at: path, in: element))
         }
         var refused: [String] = []
         func link(_ path: String?) -> URL? {
@@ -159,7 +156,7 @@ public struct JSONAPISource: ItemSource {
                 return nil
             }
         }
-        return current is NSNull ? nil : current
+        return current is JSONPageReader.JSONNull ? nil : current
     }
 }
 

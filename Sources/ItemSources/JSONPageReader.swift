@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// Reads a page of JSON with a ceiling on what it may cost, keeping what fits.
 ///
@@ -9,9 +9,24 @@ import Foundation
 /// proportion to its bytes and memory in proportion to the limits. Text that is not UTF-8 is kept, each bad
 /// sequence replaced by U+FFFD, instead of losing the page.
 ///
-/// Values come out as JSONSerialization gives them (`[String: Any]`, `[Any]`, `String`, `NSNumber`, `NSNull`), so
-/// the sources read them the same way.
+/// Values come out as `[String: Any]`, `[Any]`, `String`, `Int` (integers that fit), `Double`, `Bool` and
+/// `JSONNull`: JSONSerialization's shapes without its Objective-C number and null classes, which need all of
+/// Foundation.
 public struct JSONPageReader {
+    /// JSON's `null` in a page read by this reader.
+    public struct JSONNull: Hashable, Sendable {}
+
+    /// A string, or a number or boolean written as text ("12", "-3.5", "true"); nil for lists, objects and null.
+    public static func scalarText(_ value: Any?) -> String? {
+        switch value {
+        case let text as String: text
+        case let integer as Int: String(integer)
+        case let number as Double: number.isFinite ? number.description : nil
+        case let flag as Bool: flag ? "true" : "false"
+        default: nil
+        }
+    }
+
     /// What one page may cost.
     public struct Limits: Sendable {
         /// Elements kept in any one list or object; a longer list keeps its first ones.
@@ -100,9 +115,9 @@ public struct JSONPageReader {
         case UInt8(ascii: "{"): return try object(depth: depth + 1, keep: keep)
         case UInt8(ascii: "["): return try array(depth: depth + 1, keep: keep)
         case UInt8(ascii: "\""): return try string(keep: keep)
-        case UInt8(ascii: "t"): try literal("true"); return keep ? NSNumber(value: true) : nil
-        case UInt8(ascii: "f"): try literal("false"); return keep ? NSNumber(value: false) : nil
-        case UInt8(ascii: "n"): try literal("null"); return keep ? NSNull() : nil
+        case UInt8(ascii: "t"): try literal("true"); return keep ? true : nil
+        case UInt8(ascii: "f"): try literal("false"); return keep ? false : nil
+        case UInt8(ascii: "n"): try literal("null"); return keep ? JSONNull() : nil
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number(keep: keep)
         default: throw SyntaxError(offset: index, message: "expected a value, found \(describeByte())")
         }
@@ -278,8 +293,8 @@ public struct JSONPageReader {
         }
         guard keep else { return nil }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let integer = Int(text) { return NSNumber(value: integer) }
-        return NSNumber(value: Double(text) ?? .nan)
+        if isInteger, let integer = Int(text) { return integer }
+        return Double(text) ?? .nan
     }
 
     private mutating func digits() throws(SyntaxError) -> Int {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTP
 import Items
 
@@ -73,16 +73,17 @@ struct PageFetcher: Sendable {
     /// The first 60 characters of a body, on one line, for a message.
     static func snippet(_ data: Data) -> String {
         let text = String(decoding: data.prefix(60), as: UTF8.self)
-            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+            .replacing("\n", with: " ").replacing("\r", with: " ")
         return data.count > 60 ? text + "…" : text
     }
 
     /// How a JSON value is described in a message: "a number", "a list", "text".
     static func kind(_ value: Any?) -> String {
         switch value {
-        case nil, is NSNull: "null"
+        case nil, is JSONPageReader.JSONNull: "null"
         case is String: "text"
-        case is NSNumber: "a number"
+        case is Int, is Double: "a number"
+        case is Bool: "true or false"
         case is [Any]: "a list"
         case is [String: Any]: "an object"
         default: "something else"

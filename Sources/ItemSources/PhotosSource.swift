@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Items
 
 /// jsonplaceholder's `/photos`, paged the json-server way: `_page` and `_limit`, with the next page's URL in the
@@ -99,10 +100,10 @@ public struct PhotosSource: ItemSource {
     /// The target of `rel` in a `Link` header (`<URL>; rel="next", <URL>; rel="last"`), as the server wrote it.
     static func link(_ rel: String, in header: String) -> String? {
         for part in header.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: ";").map { $0.trimmingSpaces() }
             guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
             let rels = pieces.dropFirst().filter { $0.lowercased().hasPrefix("rel=") }
-                .flatMap { $0.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).split(separator: " ") }
+                .flatMap { $0.dropFirst(4).trimming(while: { $0 == "\"" }).split(separator: " ") }
             if rels.contains(where: { $0 == rel }) {
                 return String(target.dropFirst().dropLast())
             }

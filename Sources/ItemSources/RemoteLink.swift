@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// A link found in data from a server (an image, a thumbnail, the next page, a lookup's picture), checked before
 /// anything follows it.
@@ -20,7 +21,7 @@ enum RemoteLink {
 
     /// `text` resolved against the page it came from, if it is an http or https URL with a host.
     static func resolve(_ text: String, against page: URL) -> Result<URL, Refusal> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { return .failure(Refusal(text: text, reason: "is empty, not a link")) }
         guard let url = URL(string: trimmed, relativeTo: page)?.absoluteURL else {
             return .failure(Refusal(text: text, reason: "is not a URL"))

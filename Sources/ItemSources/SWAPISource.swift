@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The Star Wars API's species, 10 a page, following each page's `next` URL; every row's picture comes from a
@@ -95,7 +95,7 @@ public struct SWAPISource: ItemSource {
         var next: PageCursor?
         var notes: [String] = []
         switch object["next"] {
-        case nil, is NSNull: next = nil
+        case nil, is JSONPageReader.JSONNull: next = nil
         case let text as String:
             switch RemoteLink.resolve(text, against: url) {
             case .success(let nextURL): next = .url(nextURL)
@@ -125,11 +125,7 @@ public struct SWAPISource: ItemSource {
 
     static func item(name: String, record: [String: Any]) -> Item {
         func text(_ key: String) -> String? {
-            switch record[key] {
-            case let value as String: value
-            case let value as NSNumber: value.stringValue
-            default: nil
-            }
+            JSONPageReader.scalarText(record[key])
         }
         let url = text("url")
         var fields: [Item.Field] = []

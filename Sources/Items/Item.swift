@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of the list: what a source knows about a thing and its picture.
 public struct Item: Sendable, Hashable, Identifiable {
@@ -50,14 +50,18 @@ public struct ItemPage: Sendable {
     public var next: PageCursor?
     /// The total number of items, when the source says.
     public var totalCount: Int?
+    /// Whether `totalCount` is what the source has found so far, with more on the way (a folder still being walked).
+    public var stillCounting: Bool
     /// What the source left out or repaired on this page, in words for the status line: links it refused, items
     /// past a limit, text that was not UTF-8. The rows that could be read are kept.
     public var notes: [String]
 
-    public init(items: [Item], next: PageCursor?, totalCount: Int? = nil, notes: [String] = []) {
+    public init(items: [Item], next: PageCursor?, totalCount: Int? = nil, stillCounting: Bool = false,
+                notes: [String] = []) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
+        self.stillCounting = stillCounting
         self.notes = notes
     }
 }

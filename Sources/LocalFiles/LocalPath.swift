@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// A path on this machine as the file system stores it: bytes, which need not be UTF-8.
 ///

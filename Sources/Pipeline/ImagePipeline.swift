@@ -1,6 +1,6 @@
 import Cells
 import Codecs
-import Foundation
+import FoundationEssentials
 import LocalFiles
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What the pipeline did, counted as it happens; read live by the overlay and written by `--stats-file`.

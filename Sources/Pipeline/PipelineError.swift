@@ -1,5 +1,5 @@
 import Codecs
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// Why a thumbnail could not be made.

@@ -17,9 +17,12 @@ extension TableController {
         public var layout: LayoutMode
         /// How slots guard against late results: `.safe`; `.naive` only for the naive side of `demo --compare`.
         public var slotBinding: SlotBindingPolicy
+        /// Rows a filter may read without a match before paging stops (`ListState.filterReadLimit`).
+        public var filterReadLimit: Int
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list,
-                    slotBinding: SlotBindingPolicy = .safe) {
+                    slotBinding: SlotBindingPolicy = .safe, filterReadLimit: Int = ListState.defaultFilterReadLimit) {
+            self.filterReadLimit = filterReadLimit
             self.layout = layout
             self.slotBinding = slotBinding
             self.thumbnail = thumbnail

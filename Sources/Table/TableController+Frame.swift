@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 extension TableController {

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// What the app, the key bindings and the tests read of the table: each answer is read from the part that holds it.

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// Whether the screen has stopped changing on its own: what the print mode waits for before it prints.
 extension TableController {

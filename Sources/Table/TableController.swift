@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The table the app talks to: keys call its methods, `update()` brings the loads in line with the screen, and
@@ -46,7 +46,7 @@ public final class TableController {
                 counters: SlotCounters = SlotCounters()) {
         self.source = source
         self.configuration = configuration
-        self.list = ListState(firstPage: source.firstPage)
+        self.list = ListState(firstPage: source.firstPage, filterReadLimit: configuration.filterReadLimit)
         self.listLayout = ListLayout(sizing: configuration.sizing, mode: configuration.layout)
         self.pages = PageLoader(source: source)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
@@ -305,7 +305,10 @@ public final class TableController {
     /// Opens the detail pane on the selected item, or the failure's pane when the row of a failed page is selected.
     public func openSelected() {
         guard let (index, item) = selectedItem else {
-            if case .failed(let message, _) = list.status {
+            if list.isPausedByFilter {
+                list.readMoreDespiteFilter()
+                changed()
+            } else if case .failed(let message, _) = list.status {
                 pageFailure = PageFailurePane(reason: PageFailurePane.reason(message), firstPage: items.isEmpty,
                                               loadedRows: items.count)
                 changed()
@@ -317,6 +320,32 @@ public final class TableController {
                             lowData: configuration.lowData)
         bindPaneImage()
         changed()
+    }
+
+    /// Shows the item `delta` rows on (negative: back) in the detail pane without closing it (`n`/`p`); the list's
+    /// selection follows, so paging loads more near the end as it does in the list. At either end the status line
+    /// says why nothing moved.
+    public func openAdjacent(by delta: Int) {
+        guard detail != nil else { return }
+        let target = viewport.selection + delta
+        guard target >= 0, target < itemCount else {
+            if target < 0 {
+                status = "this is the first item"
+            } else {
+                switch list.status {
+                case .loading, .more: status = list.isPausedByFilter
+                    ? "no further match in \(list.readWithoutMatch) rows read; Esc, then Enter on the last row reads more"
+                    : "loading more items…"
+                case .failed: status = "the next page failed to load: Esc, then Enter on the last row says why"
+                case .end: status = "this is the last item"
+                }
+            }
+            changed()
+            return
+        }
+        viewport.selection = target
+        reveal()
+        openSelected()
     }
 
     /// Closes the detail pane (or the failure's pane), back to the list as it was.
@@ -446,7 +475,7 @@ public final class TableController {
     }
 
     private func loadMoreIfNeeded() {
-        guard case .more(let cursor) = list.status else { return }
+        guard case .more(let cursor) = list.status, !list.isPausedByFilter else { return }
         load(cursor)
     }
 

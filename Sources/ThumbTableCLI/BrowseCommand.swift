@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Items
 import ItemSources
 
@@ -12,11 +12,11 @@ struct BrowseCommand: BrowsingCommand {
         discussion: """
             Example: thumbtable browse 'https://api.example.com/things' --items results --title name \
             --image image_url --next next
-            A folder: thumbtable browse ~/Pictures [--recursive]
+            A folder: thumbtable browse ~/Pictures [--recursive]; the current folder: thumbtable browse
             """)
 
-    @Argument(help: "The URL of the first page, or a folder.")
-    var url: String
+    @Argument(help: "The URL of the first page, or a folder (default: the current folder).")
+    var url = "."
 
     @Flag(help: "With a folder: the images in the folders below it too.")
     var recursive = false
@@ -54,16 +54,23 @@ struct BrowseCommand: BrowsingCommand {
     var folder: URL? {
         if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") { return nil }
         if let parsed = URL(string: url), parsed.scheme?.lowercased() == "file" { return parsed }
-        return URL(fileURLWithPath: (url as NSString).expandingTildeInPath)
+        return URL(fileURLWithPath: Self.expandingTilde(url))
+    }
+
+    /// `path` with a leading "~" or "~/" made the home folder ($HOME), as a shell would have; "~user" is left.
+    static func expandingTilde(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"],
+              !home.isEmpty else { return path }
+        return home + path.dropFirst()
     }
 
     func validate() throws {
         if let folder {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
                 throw ValidationError("browse needs an http(s) URL or a folder; '\(url)' is neither (no such file)")
             }
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw ValidationError("'\(url)' is a file; browse shows a folder of images (or: thumbtable render FILE)")
             }
             return

@@ -1,7 +1,8 @@
 import App
 import ArgumentParser
 import Cells
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Pipeline
 import Table
@@ -29,9 +30,9 @@ extension BrowsingSession {
         // Written before the loads are stopped: the screen is what was asked for, whatever a stuck load does.
         let bytes = depth == .none ? result.screen.plainUTF8 : result.screen.ansiUTF8
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data(bytes))
+            try StandardStreams.write(bytes, to: STDOUT_FILENO)
         } catch {
-            Messages.error("cannot write the screen to stdout: \(error.localizedDescription)")
+            Messages.error("cannot write the screen to stdout: \(error)")
             throw ExitCode.failure
         }
         printer.table.cancelAll()
@@ -71,7 +72,9 @@ extension BrowsingSession {
             let waiting = table.waitingThumbnails
             var what: [String] = table.isWaitingForPage ? ["a page"] : []
             if waiting > 0 { what.append("\(waiting) thumbnail\(waiting == 1 ? "" : "s") on screen") }
-            Messages.error("note: printed after \(String(format: "%g", options.printing.timeoutSeconds)) s "
+            let seconds = options.printing.timeoutSeconds
+            let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+            Messages.error("note: printed after \(shown) s "
                            + "(--print-timeout) with \(what.joined(separator: " and ")) still loading")
         }
     }

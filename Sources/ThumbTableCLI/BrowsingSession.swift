@@ -1,7 +1,8 @@
 import App
 import ArgumentParser
 import Cells
-import Foundation
+import FoundationEssentials
+import Glibc
 import Items
 import Pipeline
 import Table
@@ -18,7 +19,8 @@ struct BrowsingSession {
         if options.printing.print { return try await printScreen(source: source) }
         let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
-        let app = try App(source: source, configuration: configuration, colors: colorRequest) { colors, unicode in
+        let app = try App(source: source, configuration: configuration, colors: colorRequest,
+                          saveFolder: options.saveAndFilter.saveFolder) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }
@@ -82,7 +84,8 @@ struct BrowsingSession {
     /// print mode has nothing to prefetch for).
     func tableConfiguration(prefetch: Bool) throws -> TableController.Configuration {
         TableController.Configuration(thumbnail: try options.thumbnailSize(), lowData: options.lowData,
-                                      prefetch: prefetch, layout: options.layout)
+                                      prefetch: prefetch, layout: options.layout,
+                                      filterReadLimit: options.saveAndFilter.filterReadLimit)
     }
 
     func pipelineConfiguration() -> ImagePipeline.Configuration {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Basics
+import FoundationEssentials
 import Pipeline
 
 /// `thumbtable cache stats|clear`: the disk cache of downloaded images.
@@ -39,7 +40,7 @@ struct CacheCommand: ParsableCommand {
         }
 
         static func megabytes(_ bytes: Int) -> String {
-            String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+            (Double(bytes) / Double(1 << 20)).fixed(1) + " MB"
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What to tell a user whose first argument is not a command.
 ///
@@ -13,9 +13,9 @@ enum CommandSuggestion {
             return nil
         }
         let list = "The commands are \(commands.joined(separator: ", ")) (thumbtable --help says what each does)."
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory) {
-            let command = isDirectory.boolValue ? "browse" : "render"
+            let command = isDirectory ? "browse" : "render"
             return "'\(word)' is not a command; to show it: thumbtable \(command) '\(word)'"
         }
         if let nearest = nearest(to: word, among: commands) {

@@ -1,7 +1,7 @@
 import App
 import ArgumentParser
 import DemoServer
-import Foundation
+import FoundationEssentials
 import ItemSources
 
 /// `thumbtable demo` (the default): the embedded demo server, started in-process on 127.0.0.1, browsed through the

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DemoResources
 import DemoServer
-import Foundation
+import FoundationEssentials
 
 /// How the embedded demo server answers: latency and faults, shared by `demo` and `serve-demo`.
 struct DemoServerOptions: ParsableArguments {
@@ -45,7 +45,8 @@ struct DemoServerOptions: ParsableArguments {
     /// Starts the server on the bundled data; errors are messages for the user.
     func start(port: Int, demoCases: Bool, rows: Int = 0, pageSize: Int = 10) async throws -> DemoServer {
         guard let directory = DemoResources.directory else {
-            throw ValidationError("the bundled demo data (Resources/demo) was not found next to the executable")
+            throw ValidationError("the demo data (Resources/demo in the checkout this binary was built from) "
+                                  + "was not found; build and run thumbtable in its checkout")
         }
         do {
             return try await DemoServer.start(dataDirectory: directory,

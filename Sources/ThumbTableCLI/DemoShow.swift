@@ -1,7 +1,7 @@
 import App
 import ArgumentParser
 import DemoServer
-import Foundation
+import FoundationEssentials
 import ItemSources
 import Pipeline
 import Table

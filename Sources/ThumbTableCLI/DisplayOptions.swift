@@ -72,6 +72,8 @@ struct DisplayOptions: ParsableArguments {
         discussion: "Default: 90 % of the cgroup's memory.max, else a quarter of the machine's memory."))
     var memoryLimit: Int?
 
+    @OptionGroup(title: "Saving and filtering") var saveAndFilter: SaveAndFilterOptions
+
     func validate() throws {
         _ = try thumbnailSize()
         try Ceiling.check(memoryCacheMb, "--memory-cache-mb", in: 0...Ceiling.memoryCacheMB, unit: "MB")

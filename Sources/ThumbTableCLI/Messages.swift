@@ -1,6 +1,7 @@
 import ArgumentParser
 import Cells
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The one way the CLI writes text to stdout and stderr: every message can quote a file name, an argument, a path or
 /// a server's answer, so each goes through the screen's escaping (`TerminalText`) with only its line breaks kept.
@@ -14,8 +15,9 @@ enum Messages {
 
     /// Writes `text` with every control character but the line feed made visible.
     static func write(_ text: String, to stream: Stream) {
-        let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
-        handle.write(Data(visible(text).utf8))
+        // A message that cannot be written has nowhere else to go.
+        let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
+        try? StandardStreams.write(Array(visible(text).utf8), to: fd)
     }
 
     /// Writes `thumbtable: MESSAGE` and a line break to stderr.
@@ -37,6 +39,6 @@ enum Messages {
         let text = ThumbTableCommand.fullMessage(for: error, columns: nil)
         let code = ThumbTableCommand.exitCode(for: error)
         if !text.isEmpty { write(text + "\n", to: code == .success ? .standardOutput : .standardError) }
-        Foundation.exit(code.rawValue)
+        Glibc.exit(code.rawValue)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The print mode's options, shared by every browsing command through `DisplayOptions`: print one screen to stdout
 /// instead of opening the table, at what size, and how long to wait for it.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The command line as the kernel gave it, bytes and all.
 ///

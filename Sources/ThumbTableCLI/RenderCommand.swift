@@ -1,7 +1,8 @@
 import ArgumentParser
 import Cells
 import Codecs
-import Foundation
+import FoundationEssentials
+import Glibc
 import Pipeline
 import Pixels
 import TextArt
@@ -140,7 +141,12 @@ extension RenderCommand {
         }
         if let warning = decoded.warning { Messages.error("warning: \(input): \(warning)") }
         let cells = fit.render(decoded, options: options)
-        FileHandle.standardOutput.write(Data(options.color == .none ? cells.plainUTF8 : cells.ansiUTF8))
+        do {
+            try StandardStreams.write(options.color == .none ? cells.plainUTF8 : cells.ansiUTF8, to: STDOUT_FILENO)
+        } catch {
+            Messages.error("cannot write the picture to stdout: \(error)")
+            throw ExitCode.failure
+        }
     }
 
     /// The box to fit in: --size, --cols and --rows, else the terminal's size (less a line for the prompt).

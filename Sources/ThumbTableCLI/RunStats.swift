@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import Basics
+import FoundationEssentials
 import Pipeline
 import Table
 
@@ -40,7 +41,7 @@ struct RunStats: Encodable, Equatable {
             try json().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             // The run went well; only its record could not be kept: the message alone, no usage.
-            Messages.error("cannot write the stats file \(path): \(error.localizedDescription)")
+            Messages.error("cannot write the stats file \(path): \(fileErrorReason(error))")
             throw ExitCode.failure
         }
     }

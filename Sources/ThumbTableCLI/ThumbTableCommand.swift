@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 
 /// The entry point. `thumbtable render …` is parsed by `RenderCommand(quickParsing:)` first: ArgumentParser
 /// reflects over the options of every command it might parse, which took longer than rendering a picture (the figures
@@ -26,6 +27,7 @@ enum Main {
         }
         // ArgumentParser's own main, but its messages quote the user's arguments raw: they leave by Messages.
         do {
+            let arguments = try ConfigDefaults.apply(to: arguments, environment: ProcessInfo.processInfo.environment)
             var command = try await ThumbTableCommand.asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

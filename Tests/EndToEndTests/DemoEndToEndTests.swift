@@ -224,7 +224,7 @@ struct DemoEndToEndTests {
         defer { tmux.close() }
         try await tmux.waitFor(text: "row 1 of 20 loaded")
         try tmux.send("?")
-        try await tmux.waitFor(text: "filter titles as you type")
+        try await tmux.waitFor(text: "filter rows by title")
         try tmux.send("x")
         try tmux.send("/")
         try tmux.type("wook")

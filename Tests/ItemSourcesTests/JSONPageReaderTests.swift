@@ -5,15 +5,17 @@ import Testing
 
 /// The bounded JSON reader gives what JSONSerialization gives for ordinary pages, and keeps what fits of the rest.
 @Suite struct JSONPageReaderTests {
-    /// Values compared as JSON: numbers by value, objects by key.
+    /// Our reader's value and JSONSerialization's compared as JSON: numbers by value, objects by key.
     func same(_ a: Any, _ b: Any) -> Bool {
         switch (a, b) {
         case let (a as [String: Any], b as [String: Any]):
             a.count == b.count && a.allSatisfy { key, value in b[key].map { same(value, $0) } ?? false }
         case let (a as [Any], b as [Any]): a.count == b.count && zip(a, b).allSatisfy(same)
         case let (a as String, b as String): a == b
-        case let (a as NSNumber, b as NSNumber): a.doubleValue == b.doubleValue
-        case (is NSNull, is NSNull): true
+        case let (a as Bool, b as NSNumber): a == b.boolValue
+        case let (a as Int, b as NSNumber): Double(a) == b.doubleValue
+        case let (a as Double, b as NSNumber): a == b.doubleValue
+        case (is JSONPageReader.JSONNull, is NSNull): true
         default: false
         }
     }
@@ -35,11 +37,14 @@ import Testing
         let read = try JSONPageReader.read(Array(text.utf8))
         let object = try #require(read.value as? [String: Any])
         #expect(object["a"] as? String == "x\"\\/\u{8}\u{C}\n\r\té😀\u{FFFD}")
-        let numbers = try #require(object["n"] as? [NSNumber])
-        #expect(numbers.map(\.doubleValue) == [0, 12, -350, 100, 9223372036854775808])
-        #expect(numbers[1].intValue == 12)
-        #expect((object["t"] as? NSNumber)?.boolValue == true && (object["f"] as? NSNumber)?.boolValue == false)
-        #expect(object["z"] is NSNull)
+        let numbers = try #require(object["n"] as? [Any])
+        #expect(numbers[0] as? Int == 0 && numbers[1] as? Int == 12)
+        #expect(numbers[2] as? Double == -350 && numbers[3] as? Double == 100)
+        #expect(numbers[4] as? Double == 9223372036854775808, "an integer past Int's range is read as a Double")
+        #expect(object["t"] as? Bool == true && object["f"] as? Bool == false)
+        #expect(object["z"] is JSONPageReader.JSONNull)
+        #expect(JSONPageReader.scalarText(numbers[1]) == "12" && JSONPageReader.scalarText(numbers[2]) == "-350.0")
+        #expect(JSONPageReader.scalarText(object["t"]) == "true" && JSONPageReader.scalarText(object["z"]) == nil)
     }
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "[01x]", "\"abc", "[1] 2", "tru", "{\"a\":1,}", "[\"\u{1}\"]", "-", "1.", "1e"])

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import HTTP
 
 /// How long downloaded bytes may be used from the disk cache without asking their server, and whether they may be
@@ -84,9 +85,9 @@ struct CacheControl: Equatable {
         }
         for directive in value.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1)
-            let name = parts[0].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = parts[0].trimmingSpaces().lowercased()
             let argument = parts.count > 1
-                ? parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                ? parts[1].trimmingSpaces().trimming(while: { $0 == "\"" })
                 : nil
             switch name {
             case "no-store": noStore = true
@@ -100,7 +101,7 @@ struct CacheControl: Equatable {
 
     /// delta-seconds: digits only; a number too large for its type stands for about 68 years (RFC 9111 §1.2.2).
     static func seconds(_ text: String) -> Double? {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingSpaces()
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return Double(Int32(clamping: Int(text) ?? Int.max))
     }

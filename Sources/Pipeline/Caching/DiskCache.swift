@@ -1,5 +1,6 @@
+import Basics
 import Crypto
-import Foundation
+import FoundationEssentials
 import LocalFiles
 #if canImport(Glibc)
 import Glibc
@@ -127,8 +128,8 @@ public final class DiskCache: Sendable {
         } catch {
             throw .unusableDirectory(path: path, reason: Self.creationFailureReason(path) ?? fileErrorReason(error))
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
             throw .unusableDirectory(path: path, reason: "it is not a folder")
         }
         guard !forReading else { return }
@@ -145,9 +146,9 @@ public final class DiskCache: Sendable {
     private static func creationFailureReason(_ path: String) -> String? {
         var ancestor = URL(fileURLWithPath: path)
         while ancestor.path != "/" {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) {
-                return isDirectory.boolValue ? nil : "\(ancestor.path) is not a folder"
+                return isDirectory ? nil : "\(ancestor.path) is not a folder"
             }
             ancestor.deleteLastPathComponent()
         }
@@ -411,11 +412,13 @@ public final class DiskCache: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
+    // FoundationEssentials gives these attributes as UInt and UInt64; with all of Foundation loaded (the tests),
+    // they are NSNumbers, which cast to any integer type.
     private static func size(_ attributes: [FileAttributeKey: Any]) -> Int {
-        (attributes[.size] as? NSNumber)?.intValue ?? 0
+        (attributes[.size] as? UInt).map { Int($0) } ?? attributes[.size] as? Int ?? 0
     }
 
     private static func inode(_ attributes: [FileAttributeKey: Any]) -> UInt64? {
-        (attributes[.systemFileNumber] as? NSNumber)?.uint64Value
+        attributes[.systemFileNumber] as? UInt64
     }
 }

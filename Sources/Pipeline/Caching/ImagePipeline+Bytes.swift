@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// The bytes of an image, looked for tier by tier: the memory cache, the disk cache, then a download shared by

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// Memory pressure: the memory caches are shed, least needed first, when the gauge says memory is short.

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -131,7 +132,7 @@ public final class MemoryGauge: Sendable {
 
 /// A file's text as one integer ("max" for no limit is not one).
 private func integer(_ text: String) -> Int? {
-    Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    Int(text.trimmingSpacesAndLineEnds())
 }
 
 /// The text of a small pseudo-file (/proc, /sys): at most 64 KB, read with one `read` loop; nil if it cannot be

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The download slots: at most `maxTotal` downloads at once and `maxPerHost` to one host; waiting downloads start

@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import HTTP
 import LocalFiles
 
@@ -133,32 +135,13 @@ public final class DataLoader: DataLoading {
     }
 }
 
-/// A short reason for a failed file operation: "no such file", "permission denied", "No space left on device", …
-func fileErrorReason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain {
-        switch CocoaError.Code(rawValue: nsError.code) {
-        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
-        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-        case .fileWriteOutOfSpace: return "no space left on device"
-        case .fileWriteVolumeReadOnly: return "read-only file system"
-        default: break
-        }
-    }
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-    return nsError.localizedDescription
-}
-
 // MARK: - Errors and headers
 
 extension DataLoader {
     /// The wait a `Retry-After` header asks for: delta-seconds, or an HTTP date (IMF-fixdate, RFC 850 or asctime)
     /// counted from `now`; a date in the past asks for no wait.
     static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingSpaces(), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
             return Int(value).map { .seconds($0) }
         }
@@ -170,7 +153,7 @@ extension DataLoader {
     /// An `ETag` fit to keep and send back: `"…"` or `W/"…"` (or a bare token, which some servers send) of visible
     /// ASCII, at most 256 characters; nil for anything else, which then is not a validator.
     static func etag(_ value: String?) -> String? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty, value.utf8.count <= 256,
+        guard let value = value?.trimmingSpaces(), !value.isEmpty, value.utf8.count <= 256,
               value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { return nil }
         let opaque = value.hasPrefix("W/") ? value.dropFirst(2) : Substring(value)
@@ -182,7 +165,7 @@ extension DataLoader {
 
     /// A `Last-Modified` fit to send back in `If-Modified-Since`: only one that reads as an HTTP date.
     static func lastModified(_ value: String?) -> String? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), HTTPDate.parse(value) != nil else { return nil }
+        guard let value = value?.trimmingSpaces(), HTTPDate.parse(value) != nil else { return nil }
         return value
     }
 }

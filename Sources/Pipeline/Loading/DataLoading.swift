@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// Fetches the bytes behind an image URL: http, https or a local file.

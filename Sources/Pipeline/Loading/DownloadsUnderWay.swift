@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Where a download stands: waiting for a download slot, or receiving bytes (so far, this attempt).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalFiles
 
 /// The download stage: one download per URL with its retries, waiting for a download slot in priority order and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When to try a failed download again: exponential backoff with jitter, honouring the server's Retry-After.
 public struct RetryPolicy: Sendable {

@@ -1,6 +1,6 @@
 import Cells
 import Codecs
-import Foundation
+import FoundationEssentials
 
 /// The render stage: a request's job turns bytes into a bitmap (or takes one from memory) and the bitmap into cells.
 extension ImagePipeline {

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import TextArt
 
 /// One picture to show: an image URL drawn as text art in a box of cells.

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// The batch prefetch (the `P` key): fetches a list of thumbnails into the caches at batch priority, below the rows
 /// on screen, counting what is done and what failed.

@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// A reusable row: the terminal counterpart of a reused table-view cell.
 ///

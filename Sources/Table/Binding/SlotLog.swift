@@ -1,5 +1,6 @@
+import Basics
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// The latest things that happened to the row slots, in words, for the reuse overlay: a slot moving from one row to
 /// another, the load it cancelled and where that load stood, where a picture came from, a late result dropped.
@@ -54,6 +55,6 @@ public final class SlotLog {
     nonisolated static func bytes(_ n: Int) -> String {
         if n < 1024 { return "\(n) B" }
         if n < 1 << 20 { return "\(n / 1024) KB" }
-        return String(format: "%.1f MB", Double(n) / Double(1 << 20))
+        return (Double(n) / Double(1 << 20)).fixed(1) + " MB"
     }
 }

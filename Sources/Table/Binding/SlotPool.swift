@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A pool of reusable row slots, sized to the screen, serving any number of rows.
 ///

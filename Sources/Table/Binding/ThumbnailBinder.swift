@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// Keeps the thumbnails in line with the screen: binds row slots to the rows on screen, starting and cancelling

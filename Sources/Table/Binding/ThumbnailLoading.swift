@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// What a row slot asks for: the thumbnail of an image, drawn as text cells of a given size.
 ///
@@ -23,6 +23,26 @@ public protocol ThumbnailLoading: Sendable {
     /// cancels its load. Nil when none is under way (the picture comes from a cache, is being decoded, or the loader
     /// does not say).
     func download(of url: URL) -> DownloadStanding?
+    /// The image's bytes as the server or the file gave them, for saving (the `w` key): from the caches when they
+    /// are there, else fetched; throws a readable error.
+    func original(_ url: URL) async throws -> OriginalImage
+}
+
+/// An image's bytes as they came, and the file extension of the format they are in (nil when they are no format
+/// the decoders know).
+public struct OriginalImage: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var fileExtension: String?
+
+    public init(bytes: [UInt8], fileExtension: String?) {
+        self.bytes = bytes
+        self.fileExtension = fileExtension
+    }
+}
+
+/// Why a loader cannot give an image's original bytes.
+public struct OriginalUnavailable: Error, CustomStringConvertible {
+    public var description: String { "this loader keeps no original bytes" }
 }
 
 /// Where a download under way stands: waiting for a connection, or receiving bytes.
@@ -39,4 +59,5 @@ extension ThumbnailLoading {
         _ = try await thumbnail(url, size: size).value()
     }
     public func download(of url: URL) -> DownloadStanding? { nil }
+    public func original(_ url: URL) async throws -> OriginalImage { throw OriginalUnavailable() }
 }

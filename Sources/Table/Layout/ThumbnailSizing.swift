@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// How big the list's thumbnails are: a size that follows the screen (or the one given with `--thumb-size`),
 /// zoomed in steps by `+` and `-`, and kept within what the screen can show.

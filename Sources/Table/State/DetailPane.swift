@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The detail pane opened with Enter: the item it shows, where its text is scrolled, and the state of its image,

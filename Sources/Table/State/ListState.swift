@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Items
 
 /// The list as its source gave it: the loaded items, the filter over them, where paging stands, and the notes the
@@ -21,10 +21,21 @@ public struct ListState: Sendable {
     public private(set) var pagesLoaded = 0
     /// How many items the whole list has, when the source says (SWAPI's `count`, `X-Total-Count`): the latest page's.
     public private(set) var total: Int?
-    /// What the user typed after `/`; rows are those whose title contains it (ignoring case).
+    /// Whether `total` counts what the source has found so far, with more on the way.
+    public private(set) var totalStillCounting = false
+    /// What the user typed after `/`; rows are those whose title, subtitle or attribution (the text a row shows)
+    /// contains it, ignoring case.
     public private(set) var filter = ""
     /// The items matching the filter, by index in `items`; nil without a filter.
     private(set) var filtered: [Int]?
+    /// Rows read since the filter last matched one (or since it was typed): paging stops when they reach
+    /// `filterReadLimit`, so a filter that matches nothing does not read a whole API silently.
+    public private(set) var readWithoutMatch = 0
+    /// How many rows a filter may read without a match before paging stops (`--filter-read-limit`), and how many
+    /// more each Enter on the status row lets it read.
+    public let filterReadStep: Int
+    /// Where paging stops now: `filterReadStep`, raised by `readMoreDespiteFilter()` until the filter changes.
+    public private(set) var filterReadLimit: Int
     /// What the source left out or repaired on the pages loaded so far (links refused, items past a limit, bad
     /// UTF-8), latest last.
     public private(set) var pageNotes: [String] = []
@@ -32,8 +43,13 @@ public struct ListState: Sendable {
     /// The most page notes kept.
     static let keptNotes = 50
 
-    init(firstPage: PageCursor) {
+    /// The default of `filterReadLimit`: ten pages of a typical API.
+    public static let defaultFilterReadLimit = 500
+
+    init(firstPage: PageCursor, filterReadLimit: Int = ListState.defaultFilterReadLimit) {
         status = .more(firstPage)
+        filterReadStep = max(1, filterReadLimit)
+        self.filterReadLimit = filterReadStep
     }
 
     /// Items shown (all loaded items, or those matching the filter).
@@ -43,8 +59,20 @@ public struct ListState: Sendable {
     public var displayCount: Int { itemCount + (hasStatusRow ? 1 : 0) }
 
     var hasStatusRow: Bool {
-        if case .more = status { return false }
+        if case .more = status { return isPausedByFilter }
         return true
+    }
+
+    /// Whether paging stopped because the filter read `filterReadLimit` rows without a match while more pages
+    /// remain; the status row says so, and `readMoreDespiteFilter()` goes on.
+    public var isPausedByFilter: Bool {
+        guard case .more = status, !filter.isEmpty else { return false }
+        return readWithoutMatch >= filterReadLimit
+    }
+
+    /// Lets the filter read `filterReadStep` rows more without a match (Enter on the status row).
+    mutating func readMoreDespiteFilter() {
+        filterReadLimit = readWithoutMatch + filterReadStep
     }
 
     /// The index in `items` of a display row, or nil for the status row.
@@ -58,10 +86,22 @@ public struct ListState: Sendable {
         filtered.map { $0.firstIndex(of: index) } ?? index
     }
 
-    /// Shows only the items whose title contains `text` (all of them when it is empty).
+    /// Shows only the items whose row text (title, subtitle, attribution) contains `text`; all of them when it is
+    /// empty. The count of rows read without a match starts again from the last match among those loaded.
     mutating func setFilter(_ text: String) {
         filter = text
-        filtered = text.isEmpty ? nil : items.indices.filter { items[$0].title.localizedCaseInsensitiveContains(text) }
+        filterReadLimit = filterReadStep
+        filtered = text.isEmpty ? nil : items.indices.filter { Self.matches(items[$0], text) }
+        readWithoutMatch = filtered.map { items.count - 1 - ($0.last ?? -1) } ?? 0
+    }
+
+    /// Whether an item's row shows `text`: in its title, subtitle or attribution, ignoring case. The detail pane's
+    /// fields are not on the row, so a match there would show a row without the text.
+    static func matches(_ item: Item, _ text: String) -> Bool {
+        // Unicode's lowercase mapping, no locale: Foundation's localized comparison needs ICU.
+        let text = text.lowercased()
+        return item.title.lowercased().contains(text) || item.subtitle.lowercased().contains(text)
+            || (item.attribution?.lowercased().contains(text) ?? false)
     }
 
     /// Adds a page's items (filtered as the rest) and notes, and takes its next cursor.
@@ -70,11 +110,14 @@ public struct ListState: Sendable {
         let start = items.count
         items.append(contentsOf: page.items)
         pagesLoaded += 1
-        if let count = page.totalCount { total = count }
+        if let count = page.totalCount {
+            total = count
+            totalStillCounting = page.stillCounting
+        }
         if !filter.isEmpty {
-            filtered?.append(contentsOf: (start..<items.count).filter {
-                items[$0].title.localizedCaseInsensitiveContains(filter)
-            })
+            let matching = (start..<items.count).filter { Self.matches(items[$0], filter) }
+            filtered?.append(contentsOf: matching)
+            readWithoutMatch = matching.last.map { items.count - 1 - $0 } ?? readWithoutMatch + page.items.count
         }
         status = page.next.map { .more($0) } ?? .end
         guard !page.notes.isEmpty else { return nil }

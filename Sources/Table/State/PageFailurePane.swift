@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// The pane opened with Enter on the row of a page that failed: the whole reason, where the row itself has room for
 /// one line of it, and where its text is scrolled (`PageFailurePaneView` draws it).
@@ -26,7 +27,7 @@ public final class PageFailurePane {
     /// A failed page's message as the table shows it: without the full stop that ends it (sources say what failed;
     /// the table says how to retry, once, where the user looks).
     static func reason(_ message: String) -> String {
-        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = message.trimmingSpacesAndLineEnds()
         while text.hasSuffix(".") { text.removeLast() }
         return text
     }

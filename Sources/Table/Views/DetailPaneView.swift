@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 import Items
 
 /// Draws the detail pane: every field of the item (scrollable), the image as large as the pane allows, the

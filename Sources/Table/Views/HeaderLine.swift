@@ -29,7 +29,9 @@ struct HeaderLine {
             position = list.filter.isEmpty
                 ? "row \(row) of \(loaded) loaded"
                 : "row \(row) of \(itemCount) matching, \(loaded) loaded"
-            if let total = list.total, total != loaded { position += ", \(total) in all" }
+            if let total = list.total, total != loaded {
+                position += list.totalStillCounting ? ", \(total) found so far" : ", \(total) in all"
+            }
             if followingEnd { position += " · following the end" }
         }
         let name = " ThumbTable · " + sourceName

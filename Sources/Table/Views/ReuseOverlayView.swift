@@ -1,5 +1,5 @@
 import Cells
-import Foundation
+import FoundationEssentials
 
 /// Draws the reuse overlay (`s`): a panel across the bottom of the list area that says what it shows (a legend),
 /// `wrong_paints` on a line of its own (green at 0, red above), the counters by group, the slots and their states,

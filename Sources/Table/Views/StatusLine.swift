@@ -19,12 +19,13 @@ struct StatusLine {
         let text: String
         if isEditingFilter {
             text = "/" + list.filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
+        } else if let note {
+            // A pane's key hints give way to the note: what a key in the pane did (a file saved) must show.
+            text = note
         } else if showingDetail {
-            text = "Esc back · j/k scroll · r reload image · d delete from cache · q back"
+            text = "Esc back · n/p next/prev · w/W save · o open · y copy · r reload · ? help"
         } else if showingPageFailure {
             text = "r or Enter retries · Esc back · j/k scroll"
-        } else if let note {
-            text = note
         } else if !list.filter.isEmpty {
             text = "filter: \(list.filter) · Esc clears · / edits · ? help"
         } else if case .failed = list.status {

@@ -8,10 +8,17 @@ struct StatusRowView {
     var theme: Theme
     var tick: Int
 
-    /// Says that no title matches the filter, when none does.
+    /// Says that no row matches the filter, when none does, and how many rows were read to find that out.
     func drawNoMatches(into buffer: inout CellBuffer) {
         guard list.itemCount == 0 && !list.filter.isEmpty else { return }
-        buffer.put("No titles match \"\(list.filter)\". Esc clears the filter.", x: 2, y: 1,
+        let read = list.items.count
+        let reading: String
+        switch list.status {
+        case .end: reading = "in all \(read) rows"
+        case .more where list.isPausedByFilter: reading = "in \(read) rows read; reading stopped"
+        default: reading = "in \(read) rows read so far"
+        }
+        buffer.put("No match for \"\(list.filter)\" \(reading). Esc clears the filter.", x: 2, y: 1,
                    style: theme.subtitle, maxWidth: buffer.width - 3)
     }
 
@@ -37,7 +44,10 @@ struct StatusRowView {
                 : "— end of the list: \(items.count) item\(items.count == 1 ? "" : "s") —"
             buffer.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.attribution, maxWidth: width)
         case .more:
-            break
+            // Only shown when the filter stopped the paging (`hasStatusRow`).
+            let text = "\(TerminalText.unicodeAvailable ? "⏸" : "=") no match in the last \(list.readWithoutMatch) "
+                + "rows (\(items.count) read) · Enter reads \(list.filterReadStep) more"
+            buffer.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.attribution, maxWidth: width)
         }
     }
 }

@@ -1,0 +1,135 @@
+import Cells
+import FoundationEssentials
+import Items
+import LocalFiles
+import Table
+
+/// What the keys that take an item out of the program do: `w` saves the original image, `W` the picture as shown,
+/// `o` opens the item's page or image in the browser, `y` copies that URL to the clipboard. Each says in the status
+/// line what it did, or why not; the file writes run off the main actor and the cooperative pool.
+@MainActor
+public final class ItemActions {
+    private let loader: any ThumbnailLoading
+    /// Where `w` and `W` write (`--save-dir`).
+    public let saveFolder: String
+    private let browser: BrowserLauncher
+    private let insideTmux: Bool
+    /// Writes bytes to the terminal after curses' output (`Terminal.send`).
+    private let sendToTerminal: @MainActor ([UInt8]) -> Void
+
+    public init(loader: any ThumbnailLoading, saveFolder: String, browser: BrowserLauncher = BrowserLauncher(),
+                insideTmux: Bool = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } ?? false,
+                sendToTerminal: @escaping @MainActor ([UInt8]) -> Void) {
+        self.loader = loader
+        self.saveFolder = saveFolder
+        self.browser = browser
+        self.insideTmux = insideTmux
+        self.sendToTerminal = sendToTerminal
+    }
+
+    /// The item the keys act on: the detail pane's, else the selected row's.
+    private func item(in table: TableController) -> Item? {
+        table.detail?.item ?? table.selectedItem?.item
+    }
+
+    // MARK: Saving
+
+    /// Saves the detail pane's image, its bytes as they came (from the caches, else fetched), under a name from its
+    /// URL or title (`SafeFileName`), with the extension of the format the bytes are in.
+    public func saveOriginal(in table: TableController) {
+        guard let detail = table.detail, let url = detail.imageURL else {
+            return table.say("nothing saved: this item has no image")
+        }
+        let stem = SafeFileName.stem(url: url, title: detail.item.title)
+        table.say("saving the image…")
+        let loader = self.loader, folder = saveFolder
+        Task { [weak table] in
+            let note: String
+            do {
+                let original = try await loader.original(url)
+                let fileExtension = original.fileExtension ?? "bin"
+                let name = try await Self.write(original.bytes, folder: folder, stem: stem, fileExtension: fileExtension)
+                note = "saved the image as \(Self.path(folder, name)) (\(Self.size(original.bytes.count)))"
+                    + (original.fileExtension == nil ? "; its bytes are no JPEG, PNG, GIF or WebP" : "")
+            } catch {
+                note = "image not saved: \(error)"
+            }
+            table?.say(note)
+        }
+    }
+
+    /// Saves the picture the detail pane shows as text: `.ans` with its colours as ANSI SGR sequences, `.txt` when
+    /// it has none.
+    public func saveArt(in table: TableController) {
+        guard let detail = table.detail else { return }
+        guard case .loaded(let picture) = detail.image else {
+            return table.say("nothing saved: the picture is not shown yet")
+        }
+        let ansi = picture.ansiUTF8
+        let colourless = !ansi.contains(0x1B)
+        let bytes = colourless ? picture.plainUTF8 : ansi
+        let stem = SafeFileName.stem(url: detail.imageURL, title: detail.item.title)
+        let folder = saveFolder
+        Task { [weak table] in
+            let note: String
+            do {
+                let name = try await Self.write(bytes, folder: folder, stem: stem,
+                                                fileExtension: colourless ? "txt" : "ans")
+                note = "saved the picture as \(Self.path(folder, name))"
+                    + (colourless ? " (no colours: plain text)" : " (ANSI colours: cat it in a terminal)")
+            } catch {
+                note = "picture not saved: \(error)"
+            }
+            table?.say(note)
+        }
+    }
+
+    private static func write(_ bytes: [UInt8], folder: String, stem: String, fileExtension: String) async throws
+        -> String {
+        try await BlockingIO.run { () throws(NewFileWriter.Failure) in
+            try NewFileWriter.write(bytes, folder: folder, stem: stem, fileExtension: fileExtension)
+        }
+    }
+
+    private static func path(_ folder: String, _ name: String) -> String {
+        folder == "." ? name : (folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+    }
+
+    private static func size(_ bytes: Int) -> String {
+        bytes < 10_000 ? "\(bytes) bytes" : bytes < 10_000_000 ? "\(bytes / 1000) KB" : "\(bytes / 1_000_000) MB"
+    }
+
+    // MARK: Opening and copying
+
+    /// Opens the item's page, else its image, with `$BROWSER` or `xdg-open` (http(s) URLs only).
+    public func open(in table: TableController) {
+        guard let item = item(in: table) else { return }
+        switch ItemLink.of(item) {
+        case .failure(let refusal):
+            table.say("not opened: \(refusal)")
+        case .success(let link):
+            let command = browser.command[0]
+            do {
+                try browser.open(link.url) { [weak table] status in
+                    guard status != 0 else { return }
+                    Task { @MainActor in table?.say("\(command) ended with status \(status) opening the \(link.kind)") }
+                }
+                table.say("opened the \(link.kind) with \(command): \(link.url)")
+            } catch {
+                table.say("not opened: \(error)")
+            }
+        }
+    }
+
+    /// Copies the item's page URL, else its image URL, to the terminal's clipboard with OSC 52.
+    public func copyURL(in table: TableController) {
+        guard let item = item(in: table) else { return }
+        switch ItemLink.of(item) {
+        case .failure(let refusal):
+            table.say("not copied: \(refusal)")
+        case .success(let link):
+            sendToTerminal(Clipboard.sequence(copying: link.url, insideTmux: insideTmux))
+            table.say("copied the \(link.kind) URL (OSC 52\(insideTmux ? " through tmux" : "")): \(link.url)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import FoundationEssentials
+import Items
+
+/// The URL `o` opens and `y` copies for an item: its page when a field holds one, else its image; checked before
+/// it leaves the program, since it comes from the source (untrusted).
+public struct ItemLink: Sendable, Equatable {
+    /// What the URL is, in the status line's words: "page" or "image".
+    public var kind: String
+    public var url: String
+
+    /// Field labels whose http(s) value is no page to open: the images (shown already), a link the source refused,
+    /// a lookup's API answer, SWAPI's JSON record.
+    static let notPages = ["image", "thumb", "refused", "lookup", "record"]
+
+    /// The item's page (the first field whose value is an http(s) URL and whose label is no image, refused link or
+    /// API record), else its image (full size, else the small one); or why there is nothing to open.
+    public static func of(_ item: Item) -> Result<ItemLink, Refusal> {
+        for field in item.fields {
+            let label = field.label.lowercased()
+            guard !notPages.contains(where: { label.contains($0) }) else { continue }
+            if case .success(let url) = checked(field.value) { return .success(ItemLink(kind: "page", url: url)) }
+        }
+        guard let image = item.imageURL ?? item.thumbnailURL else { return .failure(.noURL) }
+        return checked(image.absoluteString).map { ItemLink(kind: "image", url: $0) }
+    }
+
+    /// Why a URL is not opened or copied.
+    public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        case noURL
+        case notHTTP(scheme: String)
+        case malformed
+
+        public var description: String {
+            switch self {
+            case .noURL: "this item has no page or image URL"
+            case .notHTTP(let scheme): "its URL is \(scheme.isEmpty ? "not a URL" : scheme + ":"); only http(s) URLs are opened or copied"
+            case .malformed: "its URL holds spaces or control characters, or names no host"
+            }
+        }
+    }
+
+    /// The text as an http(s) URL with a host and no whitespace or control characters, or why not.
+    public static func checked(_ text: String) -> Result<String, Refusal> {
+        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20
+            || (0x7F...0x9F).contains($0.value) || $0.properties.generalCategory == .format }) else {
+            return .failure(.malformed)
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            return .failure(.notHTTP(scheme: ""))
+        }
+        guard scheme == "http" || scheme == "https" else { return .failure(.notHTTP(scheme: scheme)) }
+        guard let host = url.host, !host.isEmpty else { return .failure(.malformed) }
+        return .success(text)
+    }
+}

@@ -1,0 +1,130 @@
+import Synchronization
+
+/// The images a folder walk has found so far, in listing order: the walk (on a thread of its own) adds to it, pages
+/// wait on it for the rows they show, and it tells the walk to stop when nobody wants the rest.
+final class FolderListing: Sendable {
+    /// How a walk ended.
+    enum End: Sendable, Equatable {
+        /// Every folder was read.
+        case complete
+        /// `stop()` was called before the walk was done (the folder's source was let go: the user quit).
+        case stopped
+    }
+
+    /// What a page sees: the paths it asked for, and how far the walk has got.
+    struct Window: Sendable {
+        /// Paths relative to the listed folder, in order, from the offset asked for.
+        var paths: [[UInt8]]
+        /// How many paths are listed in order so far.
+        var listed: Int
+        /// How many image names the walk has read so far, some not yet in order (a folder's names wait for the
+        /// folders before them): what the header counts while the walk goes on.
+        var found: Int
+        /// Nil while the walk goes on.
+        var end: End?
+    }
+
+    private struct Waiter {
+        var id: Int
+        /// Resumed once this many paths are listed, or at the end.
+        var needed: Int
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var paths: [[UInt8]] = []
+        var found = 0
+        var end: End?
+        var stopRequested = false
+        var waiters: [Waiter] = []
+        var nextWaiterID = 0
+        var endWaiters: [CheckedContinuation<End, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    // MARK: The walk's side
+
+    /// Counts image names read from a folder, before they are in order.
+    func found(_ count: Int) {
+        state.withLock { $0.found += count }
+    }
+
+    /// Adds paths after those listed, and wakes the pages they complete.
+    func list(_ paths: [[UInt8]]) {
+        guard !paths.isEmpty else { return }
+        let ready = state.withLock { state in
+            state.paths.append(contentsOf: paths)
+            let count = state.paths.count
+            let ready = state.waiters.filter { $0.needed <= count }
+            state.waiters.removeAll { $0.needed <= count }
+            return ready
+        }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Records the end of the walk and wakes everyone waiting.
+    func finish(_ end: End) {
+        let (waiters, endWaiters) = state.withLock { state in
+            state.end = end
+            defer { state.waiters = []; state.endWaiters = [] }
+            return (state.waiters, state.endWaiters)
+        }
+        for waiter in waiters { waiter.continuation.resume() }
+        for waiter in endWaiters { waiter.resume(returning: end) }
+    }
+
+    /// Whether the walk should stop before its next folder.
+    var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    // MARK: The reader's side
+
+    /// Asks the walk to stop; what it listed stays.
+    func stop() {
+        state.withLock { $0.stopRequested = true }
+    }
+
+    /// The paths from `start` on, at most `count` of them, once that many are listed or the walk has ended.
+    /// Throws `CancellationError` when the calling task is cancelled first.
+    func window(from start: Int, count: Int) async throws -> Window {
+        let needed = start + count
+        let id = state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let waiting = state.withLock { state in
+                    guard state.end == nil, state.paths.count < needed, !Task.isCancelled else { return false }
+                    state.waiters.append(Waiter(id: id, needed: needed, continuation: continuation))
+                    return true
+                }
+                if !waiting {
+                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+        return state.withLock { state in
+            let end = min(state.paths.count, needed)
+            let paths = start < end ? Array(state.paths[start..<end]) : []
+            return Window(paths: paths, listed: state.paths.count, found: state.found, end: state.end)
+        }
+    }
+
+    /// How the walk ended, once it has.
+    func ended() async -> End {
+        await withCheckedContinuation { continuation in
+            let end = state.withLock { state -> End? in
+                if state.end == nil { state.endWaiters.append(continuation) }
+                return state.end
+            }
+            if let end { continuation.resume(returning: end) }
+        }
+    }
+}

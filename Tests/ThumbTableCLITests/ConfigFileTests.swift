@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import ThumbTableCLI
+
+/// The config file: its TOML subset read strictly, line numbers in every message, its values put in front of a
+/// browsing command's arguments only where the command line does not give them.
+@Suite struct ConfigFileTests {
+    func parse(_ text: String) throws(ConfigFile.Problem) -> ConfigFile {
+        try ConfigFile(path: "/home/me/.config/thumbtable/config.toml", text: text)
+    }
+
+    @Test func readsStringsNumbersBooleansAndComments() throws {
+        let file = try parse("""
+            # my defaults
+            thumb-size = "24x10"   # a comment after a value
+            layout = 'grid'
+            memory-cache-mb = 1_024
+            timeout = 2.5
+            low-data = true
+
+            save_dir = "/tmp/with \\"quotes\\" and \\u00e9"
+            """)
+        #expect(file.entries.map(\.key) == ["thumb-size", "layout", "memory-cache-mb", "timeout", "low-data", "save_dir"])
+        #expect(file.entries.map(\.value) == [.string("24x10"), .string("grid"), .integer(1024), .number(2.5),
+                                              .boolean(true), .string("/tmp/with \"quotes\" and é")])
+        #expect(file.entries.map(\.line) == [2, 3, 4, 5, 6, 8])
+    }
+
+    @Test func whatTheSubsetDoesNotReadIsRefusedWithItsLine() {
+        let cases: [(String, String)] = [
+            ("[display]\nlayout = \"grid\"", ":1: tables ([section]) are not read"),
+            ("layout = grid", ":1: \"grid\" is not a value"),
+            ("a = 1\nlayout = \"grid", ":2: the string has no closing \""),
+            ("layout = \"list\"\nlayout = \"grid\"", ":2: layout is set twice (first on line 1)"),
+            ("sizes = [1, 2]", ":1: arrays and inline tables are not read"),
+            ("just words", ":1: expected key = value"),
+            ("mode = \"a\" b", ":1: unexpected \"b\" after the value of mode"),
+        ]
+        for (text, expected) in cases {
+            #expect(throws: ConfigFile.Problem.self) { try parse(text) }
+            do {
+                _ = try parse(text)
+            } catch {
+                #expect(error.description.contains("config.toml" + expected), "\(text): \(error)")
+            }
+        }
+    }
+
+    @Test func theFileIsLookedForUnderXDGConfigHomeElseHome() {
+        #expect(ConfigFile.location(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/thumbtable/config.toml")
+        #expect(ConfigFile.location(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"])
+                == "/h/.config/thumbtable/config.toml")
+        #expect(ConfigFile.location(environment: [:]) == nil)
+    }
+
+    /// A config home holding `text` as the config file.
+    func configHome(_ text: String) throws -> [String: String] {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tt-config-\(UUID().uuidString)")
+        let folder = home.appendingPathComponent("thumbtable")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try text.write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        return ["XDG_CONFIG_HOME": home.path]
+    }
+
+    @Test func valuesGoInFrontOfTheCommandsArgumentsAndTheCommandLineWins() throws {
+        let environment = try configHome("layout = \"grid\"\nthumb-size = \"20x8\"\nlow-data = true\nno-prefetch = false\n")
+        #expect(try ConfigDefaults.apply(to: ["photos", "--thumb-size=30x10"], environment: environment)
+                == ["photos", "--layout", "grid", "--low-data", "--thumb-size=30x10"])
+        #expect(try ConfigDefaults.apply(to: ["--layout", "list"], environment: environment)
+                == ["--thumb-size", "20x8", "--low-data", "--layout", "list"], "the default command: demo")
+        #expect(try ConfigDefaults.apply(to: ["render", "x.png"], environment: environment) == ["render", "x.png"])
+        #expect(try ConfigDefaults.apply(to: ["photos", "--help"], environment: environment) == ["photos", "--help"])
+    }
+
+    /// Expects the config file `text` to stop `thumbtable photos` with a message holding `expected`.
+    func expectStops(_ text: String, saying expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let environment = try configHome(text)
+        do {
+            _ = try ConfigDefaults.apply(to: ["photos"], environment: environment)
+            Issue.record("the file was accepted: \(text)", sourceLocation: sourceLocation)
+        } catch {
+            let message = DisplayOptions.message(for: error)
+            #expect(message.contains(expected), "\(message)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func anUnknownKeyOrABadValueStopsWithTheFileLineAndKey() throws {
+        try expectStops("layout = \"grid\"\nthumbsize = \"20x8\"\n",
+                        saying: "config.toml:2: thumbsize = \"20x8\": unknown key; the file can set")
+        try expectStops("memory-cache-mb = 99999\n",
+                        saying: "config.toml:1: memory-cache-mb = 99999: --memory-cache-mb 99999 is out of range")
+        try expectStops("low-data = \"yes\"\n", saying: "config.toml:1: low-data = \"yes\": needs true or false")
+    }
+
+    @Test func aSaveDirStartingWithTildeIsUnderHome() throws {
+        #expect(try SaveAndFilterOptions.parse(["--save-dir", "~/saved"]).saveFolder
+                == (NSHomeDirectory() as NSString).appendingPathComponent("saved"))
+        #expect(try SaveAndFilterOptions.parse(["--save-dir", "a~b"]).saveFolder == "a~b")
+        #expect(try SaveAndFilterOptions.parse([]).saveFolder == ".")
+    }
+
+    @Test func noFileMeansTheArgumentsAsTheyAre() throws {
+        let environment = ["XDG_CONFIG_HOME": "/nonexistent-\(UUID().uuidString)"]
+        #expect(try ConfigDefaults.apply(to: ["photos", "-j"], environment: environment) == ["photos", "-j"])
+    }
+}
