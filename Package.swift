@@ -35,6 +35,9 @@ let package = Package(
         .target(name: "Cells"),
         /// An RGBA bitmap: what decoders produce and renderers consume.
         .target(name: "Pixels"),
+        /// Terminal images: the protocols (kitty, sixel, iTerm2), what detection asks and how the replies are read,
+        /// tmux passthrough, and the bytes that carry pictures.
+        .target(name: "Graphics", dependencies: ["Cells", "Pixels"]),
         /// Items, pages and the item-source protocol.
         .target(name: "Items"),
         /// Local files read safely: regular files only, opened without blocking, paths kept as bytes; blocking calls
@@ -60,21 +63,24 @@ let package = Package(
         /// One image request from URL to rendered thumbnail: load, coalesce, prioritise, limit, cancel, retry, cache
         /// in memory and on disk, decode, render; counters.
         .target(name: "Pipeline", dependencies: [
-            "Basics", "Cells", "Codecs", "TextArt", "HTTP", "LocalFiles", .product(name: "Crypto", package: "swift-crypto"),
+            "Basics", "Cells", "Codecs", "Pixels", "TextArt", "HTTP", "LocalFiles",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Basics", "Cells", "Items"]),
         /// The only code that calls ncursesw.
-        .target(name: "Terminal", dependencies: ["Cells", "CNcursesw"]),
+        .target(name: "Terminal", dependencies: ["Cells", "Graphics", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
         .target(name: "App", dependencies: [
-            "Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles",
+            "Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles", "Graphics", "Pixels",
+            "Codecs",
         ]),
 
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Basics", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources",
-            "Pipeline", "Table", "DemoServer", "LocalFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Pipeline", "Table", "DemoServer", "LocalFiles", "Graphics",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
@@ -84,11 +90,12 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: [
-            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer",
+            "Cells", "Items", "Table", "Pipeline", "Codecs", "Pixels", "DemoServer", "Graphics",
         ], path: "Tests/TestSupport"),
         .testTarget(name: "CellsTests", dependencies: ["Cells"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "LocalFilesTests", dependencies: ["LocalFiles"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Cells", "Pixels"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", "Pipeline", "Table", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -106,9 +113,9 @@ let package = Package(
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
         .testTarget(name: "AppTests", dependencies: [
-            "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer",
+            "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics",
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
         ]),

@@ -3,7 +3,9 @@ import Cells
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Graphics
 import Items
+import Pipeline
 import Table
 import Terminal
 
@@ -22,6 +24,8 @@ public final class App {
     private var autoplay: Autoplay?
     /// What `w`, `W`, `o` and `y` do on ThumbTable's table (none on the split screen's).
     private var itemActions: ItemActions?
+    /// The terminal's kitty images of the thumbnails, when they are shown in pixels.
+    private let images: TerminalImages?
     /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
     public var onQuit: (@MainActor () -> Void)?
     private var needsFrame = false
@@ -36,25 +40,30 @@ public final class App {
     /// Takes over the terminal. The caller must call `run()`, which always gives it back.
     /// - Parameters:
     ///   - colors: the colours asked for (--color, NO_COLOR); the terminal draws them within what it shows.
+    ///   - graphics: the image protocol asked for (--graphics); detected before curses takes the screen.
+    ///   - pixels: the pipeline that gives pictures in pixels, for thumbnails as terminal images where the terminal
+    ///     shows them (not under `demo --compare`).
     ///   - loader: makes the thumbnail loader, given the number of colours the table is drawn with and whether the
     ///     terminal can show Unicode (a non-UTF-8 locale cannot).
     ///   - naive: for `demo --compare`, the source and loader of the naive table shown beside ThumbTable's (its
     ///     slots bound with `SlotBindingPolicy.naive`, the bug on purpose).
     ///   - saveFolder: where `w` and `W` save (`--save-dir`).
     public init(source: any ItemSource, configuration: TableController.Configuration, colors: ColorRequest = .terminal,
-                saveFolder: String = ".",
+                saveFolder: String = ".", graphics: GraphicsRequest = .text, pixels: ImagePipeline? = nil,
                 naive: (source: any ItemSource, loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading)?
                     = nil,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
         // A write to a socket the other end closed must fail with EPIPE, not end the program.
         signal(SIGPIPE, SIG_IGN)
-        terminal = try Terminal(colors: colors)
+        terminal = try Terminal(colors: colors, graphics: graphics)
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
         let (colorCount, unicode) = (terminal.colorCount, terminal.unicode)
         let tableLoader = loader(colorCount, unicode)
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
         self.table = table
+        images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
+        table.showPixels(through: images)
         if let naive {
             var naiveConfiguration = configuration
             naiveConfiguration.slotBinding = .naive
@@ -67,7 +76,29 @@ public final class App {
         let terminal = self.terminal
         itemActions = naive == nil
             ? ItemActions(loader: tableLoader, saveFolder: saveFolder) { terminal.send($0) } : nil
-        if let note = terminal.colorNote { table.say(note) }
+        let notes = [terminal.colorNote, terminal.graphics.note, pixelsNote].compactMap { $0 }
+        if !notes.isEmpty { table.say(notes.joined(separator: "; ")) }
+    }
+
+    /// The thumbnails' kitty images, when the terminal shows them with placeholders and in 256 colours or more (the
+    /// image id is carried by the colour).
+    private static func makeImages(for terminal: Terminal, pipeline: ImagePipeline?) -> TerminalImages? {
+        let graphics = terminal.graphics
+        guard let pipeline, graphics.kittyThumbnails, let cellPixels = graphics.cellPixels,
+              terminal.colorCount >= 256 else { return nil }
+        let images = TerminalImages(pipeline: pipeline, cellPixels: cellPixels,
+                                    form: terminal.colorCount >= ColorSetup.direct ? .direct : .palette256,
+                                    insideTmux: graphics.tmuxPassthrough) { [weak terminal] bytes in
+            terminal?.send(bytes)
+        }
+        terminal.onGraphicsReply = { [weak images] response in images?.handle(response) }
+        return images
+    }
+
+    /// Why kitty thumbnails are not shown although the terminal has them, for the status line.
+    private var pixelsNote: String? {
+        guard images == nil, split == nil, terminal.graphics.kittyThumbnails, terminal.colorCount < 256 else { return nil }
+        return "Thumbnails as text: kitty images need 256 colours or more"
     }
 
     /// Runs until the user quits or a signal ends the program; restores the terminal and returns the exit status.
@@ -76,6 +107,7 @@ public final class App {
     public func run() async -> Int32 {
         resizeTables()
         for table in tables { table.onChange { [weak self] in self?.setNeedsFrame() } }
+        images?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
         drawFrame()
@@ -137,6 +169,8 @@ public final class App {
     /// Ctrl-Z or SIGTSTP: gives the terminal back, stops until `fg`, then draws the whole screen again.
     private func suspend() {
         guard exitStatus == nil else { return }
+        // kitty keeps images per screen: the shell's screen must not keep ours. They are sent again on resume.
+        images?.deleteAll()
         terminal.suspendProcess()
         redrawAll()
     }
@@ -167,6 +201,7 @@ public final class App {
         onQuit?()
         spinnerTimer?.cancel()
         spinnerTimer = nil
+        images?.deleteAll()
         terminal.restore()
         Self.endProcess(status: status, after: Self.exitDeadline)
         finish?.resume(returning: status)

@@ -2,6 +2,7 @@ import Cells
 import Codecs
 import FoundationEssentials
 import LocalFiles
+import Pixels
 import Synchronization
 
 /// Turns thumbnail requests into rendered cell grids: what you can ask of the pipeline. The stages live in the
@@ -61,6 +62,8 @@ public actor ImagePipeline {
     /// The render jobs, one per request, and the downloads, one per URL.
     let renderJobs = JobPool<ThumbnailRequest, RenderedThumbnail>()
     let downloadJobs = JobPool<URL, CachedBytes>()
+    /// The jobs of pictures wanted in pixels (`Processing/ImagePipeline+Pixels.swift`), one per request.
+    let pixelJobs = JobPool<PixelRequest, Bitmap>()
     /// How far each download under way has got, for `downloadProgress(of:)`.
     nonisolated let underWay = DownloadsUnderWay()
     /// The requests being awaited for each URL, with how many callers await each: a download is as urgent as the
@@ -175,6 +178,7 @@ public actor ImagePipeline {
         for prefetch in prefetches.values { prefetch.task.cancel() }
         prefetches.removeAll()
         renderJobs.cancelAll()
+        pixelJobs.cancelAll()
         downloadJobs.cancelAll()
         rebalance?.task.cancel()
         rebalance = nil

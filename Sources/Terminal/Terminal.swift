@@ -1,6 +1,7 @@
 import CNcursesw
 import Cells
 import Dispatch
+import Graphics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,6 +38,8 @@ public final class Terminal {
     public let entry: String
     /// Why the table shows fewer colours than asked, for the status line; nil when it shows what was asked.
     public let colorNote: String?
+    /// What the terminal draws pictures with, found before curses took the screen (`--graphics`).
+    public let graphics: GraphicsCapabilities
 
     private let screen: OpaquePointer
     private var onScreen: CellBuffer?
@@ -46,12 +49,19 @@ public final class Terminal {
     private var isOpen = true
     private var lastPress: (row: Int, column: Int, time: UInt64)?
     private let colors: ColorSetup
+    /// Set when detection asked the terminal anything: its answers (late ones too) are kept out of the keys.
+    private var replyFilter: TerminalReplyFilter?
+
+    /// Called with each kitty graphics answer read from the input (an image the terminal rejected).
+    public var onGraphicsReply: (@MainActor (KittyResponse) -> Void)?
 
     /// Takes over the terminal: alternate screen, raw keys, mouse, colours.
     ///
     /// Ctrl-C arrives as a key (raw mode), so quitting is the app's decision and the terminal is always restored.
-    /// - Parameter request: the colours to draw with (see `ColorSetup` for how the terminfo entry is chosen).
-    public init(colors request: ColorRequest = .terminal) throws(SetupError) {
+    /// - Parameters:
+    ///   - request: the colours to draw with (see `ColorSetup` for how the terminfo entry is chosen).
+    ///   - graphics: the image protocol asked for; detection runs here, before curses takes the screen.
+    public init(colors request: ColorRequest = .terminal, graphics: GraphicsRequest = .text) throws(SetupError) {
         setlocale(LC_ALL, "")
         let codeset = String(cString: nl_langinfo(Int32(CODESET)))
         unicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
@@ -61,6 +71,8 @@ public final class Terminal {
             throw SetupError(description: "thumbtable needs a terminal: stdin and stdout must be a tty")
         }
         try Terminal.checkCapabilities()
+        self.graphics = GraphicsProbe.run(graphics)
+        replyFilter = graphics == .text ? nil : TerminalReplyFilter()
         // Signals become events: ncurses installs its own SIGWINCH handler only if the disposition is the default,
         // and a dispatch signal source needs the signal ignored.
         signal(SIGWINCH, SIG_IGN)
@@ -376,10 +388,20 @@ public final class Terminal {
                 } else {
                     events.append(.key(Terminal.key(forCode: code)))
                 }
+            } else if replyFilter != nil {
+                switch replyFilter!.feed(UInt32(ch)) {
+                case .characters(let characters):
+                    events += characters.map { .key(Terminal.key(forCharacter: $0)) }
+                case .reply(let response):
+                    onGraphicsReply?(response)
+                case .swallowed:
+                    break
+                }
             } else {
                 events.append(.key(Terminal.key(forCharacter: UInt32(ch))))
             }
         }
+        if let escape = replyFilter?.endOfInput() { events.append(.key(Terminal.key(forCharacter: escape))) }
         return events
     }
 

@@ -20,7 +20,8 @@ struct BrowsingSession {
         let (pipeline, diskProblem) = makePipeline(for: source)
         let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
         let app = try App(source: source, configuration: configuration, colors: colorRequest,
-                          saveFolder: options.saveAndFilter.saveFolder) { colors, unicode in
+                          saveFolder: options.saveAndFilter.saveFolder, graphics: options.graphics.request,
+                          pixels: pipeline) { colors, unicode in
             PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
                                                                                  unicode: unicode))
         }

@@ -52,7 +52,8 @@ struct DemoShow {
         }
         let app = try App(source: source,
                           configuration: try session.tableConfiguration(prefetch: !display.noPrefetch),
-                          colors: session.colorRequest,
+                          colors: session.colorRequest, graphics: display.graphics.request,
+                          pixels: pipelines.ours,
                           naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) },
                           loader: loader(pipelines.ours))
         session.show(pipelines.ours, in: app.table)

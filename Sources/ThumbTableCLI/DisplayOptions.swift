@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cells
+import Graphics
 import Table
 import TextArt
 
@@ -20,6 +21,9 @@ struct DisplayOptions: ParsableArguments {
 
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")
     var color: ColorDepth?
+
+    @Option(help: "Pictures in pixels: auto (ask the terminal), kitty, sixel, iterm2, or text (text art only).")
+    var graphics: GraphicsChoice = .auto
 
     @Option(parsing: .unconditional,
             help: "Memory for cached thumbnails, bitmaps and image bytes, in MB (0 to \(Ceiling.memoryCacheMB)).")
@@ -95,6 +99,16 @@ struct DisplayOptions: ParsableArguments {
         }
         let box = try CellBox(parsing: thumbSize, option: "--thumb-size", ceiling: Ceiling.thumbnail)
         return CellSize(columns: box.columns, rows: box.rows)
+    }
+}
+
+/// The values of --graphics.
+enum GraphicsChoice: String, CaseIterable, ExpressibleByArgument {
+    case auto, kitty, sixel, iterm2, text
+
+    /// What the terminal is asked: `auto` detects, the others name the protocol (`text` asks nothing).
+    var request: GraphicsRequest {
+        GraphicsProtocol(rawValue: rawValue).map { .forced($0) } ?? .auto
     }
 }
 

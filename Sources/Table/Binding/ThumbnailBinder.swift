@@ -21,6 +21,8 @@ final class ThumbnailBinder {
     /// The detail pane's image load, and its generation: a result from an earlier load is dropped.
     private var paneImageTask: Task<Void, Never>?
     private var paneImageGeneration = 0
+    /// Where thumbnails are shown in real pixels, once their text art is painted; nil for text art only.
+    var pixelPictures: PixelPictures?
 
     init(loader: any ThumbnailLoading, margin: Int, prefetches: Bool, counters: SlotCounters,
          changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
@@ -60,9 +62,37 @@ final class ThumbnailBinder {
             case let load: slot.start(load)
             }
         }
+        if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures) }
         if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
         prefetchWaitsForScreen = false
         if prefetches { prefetch(around: visible, list: list, size: size) }
+    }
+
+    /// Brings the rows on screen in line with the terminal's images: a row whose image the terminal lost shows its
+    /// text art again, and a row whose text art is painted asks for its picture in pixels.
+    private func showPixels(of items: [Int], in pictures: PixelPictures) {
+        var shown: [ShownImage] = []
+        for item in items {
+            guard let slot = pool.slot(forItem: item) else { continue }
+            if case .shown(let image) = slot.pixels {
+                if pictures.holds(image) {
+                    shown.append(image)
+                    continue
+                }
+                slot.dropPixels()
+            }
+            guard let art = slot.textArtAwaitingPixels, let url = slot.imageURL else { continue }
+            switch pictures.picture(of: url, grid: CellSize(columns: art.width, rows: art.height)) {
+            case .ready(let image):
+                slot.showPixels(image)
+                shown.append(image)
+            case .pending(let load):
+                slot.startPixels(load)
+            case .unavailable:
+                slot.pixelsUnavailable()
+            }
+        }
+        pictures.onScreen(shown)
     }
 
     /// Loads an item's thumbnail again, a remembered failure forgotten, if a slot shows it. Returns whether one does.

@@ -1,0 +1,60 @@
+import Pixels
+
+/// The kitty graphics commands the program sends: an upload as a virtual placement, in chunks, and deletes.
+public enum KittyCommands {
+    /// The largest base64 payload in one command, as the protocol asks (a multiple of 4).
+    public static let chunkSize = 4096
+
+    /// How loudly the terminal answers: `q=1` keeps errors (an image it rejects), `q=2` is silent.
+    public enum Quiet: Int, Sendable {
+        case errorsOnly = 1
+        case silent = 2
+    }
+
+    /// Uploads `bitmap` as image `id` with a virtual placement of `columns` x `rows` cells (`a=T,U=1`), for
+    /// Unicode placeholders: one command per 4096-byte base64 chunk, the keys on the first, `m=1` on all but the
+    /// last. RGB (`f=24`) when every pixel is opaque, RGBA (`f=32`) otherwise.
+    public static func upload(_ bitmap: Bitmap, id: UInt32, columns: Int, rows: Int,
+                              quiet: Quiet = .errorsOnly) -> [[UInt8]] {
+        let opaque = stride(from: 3, to: bitmap.pixels.count, by: 4).allSatisfy { bitmap.pixels[$0] == 255 }
+        let raw: [UInt8]
+        if opaque {
+            var rgb = [UInt8]()
+            rgb.reserveCapacity(bitmap.width * bitmap.height * 3)
+            for i in stride(from: 0, to: bitmap.pixels.count, by: 4) {
+                rgb += bitmap.pixels[i..<i + 3]
+            }
+            raw = rgb
+        } else {
+            raw = bitmap.pixels
+        }
+        let payload = Base64.encode(raw)
+        let keys = "a=T,U=1,f=\(opaque ? 24 : 32),s=\(bitmap.width),v=\(bitmap.height),i=\(id),c=\(columns),r=\(rows)"
+            + ",q=\(quiet.rawValue)"
+        var commands: [[UInt8]] = []
+        var start = 0
+        repeat {
+            let end = min(start + chunkSize, payload.count)
+            let more = end < payload.count ? 1 : 0
+            let control = start == 0 ? "\(keys),m=\(more)" : "m=\(more),q=\(quiet.rawValue)"
+            commands.append(command(control, payload: payload[start..<end]))
+            start = end
+        } while start < payload.count
+        return commands
+    }
+
+    /// Deletes image `id`, its placements and its data (`a=d,d=I`); also ends an upload of it left unfinished.
+    public static func delete(id: UInt32) -> [UInt8] {
+        command("a=d,d=I,i=\(id),q=2", payload: [])
+    }
+
+    static func command(_ control: String, payload: ArraySlice<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")] + Array(control.utf8)
+        if !payload.isEmpty {
+            bytes.append(UInt8(ascii: ";"))
+            bytes += payload
+        }
+        bytes += [0x1B, UInt8(ascii: "\\")]
+        return bytes
+    }
+}

@@ -1,0 +1,123 @@
+import FoundationEssentials
+import Graphics
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Detection at start-up, before curses takes the screen: asks the terminal which image protocol it speaks and how
+/// large its cells are, waiting a bounded time for the answers, and gives the tty back as it found it.
+enum GraphicsProbe {
+    /// The longest detection waits for answers: a silent terminal costs this, one that answers a round trip.
+    static let budget: Duration = .milliseconds(80)
+    /// The longest the tmux command that reads its options may take.
+    static let tmuxBudget: Duration = .milliseconds(500)
+
+    /// What the terminal on stdin/stdout can draw, as `request` asks: nothing is asked for `text`; inside tmux
+    /// without passthrough nothing is written either (tmux would answer for itself).
+    static func run(_ request: GraphicsRequest) -> GraphicsCapabilities {
+        guard request != .text else { return .text() }
+        let environment = readEnvironment()
+        var replies: TerminalReplies?
+        if !environment.insideTmux || environment.tmuxPassthrough {
+            replies = ask(TerminalQueries.bytes(for: request, insideTmux: environment.insideTmux))
+        }
+        return GraphicsDecision.decide(request, replies: replies, environment: environment)
+    }
+
+    /// The environment variables, tmux's options and the window's pixel size.
+    static func readEnvironment() -> TerminalEnvironment {
+        func variable(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
+        var environment = TerminalEnvironment(term: variable("TERM"), termProgram: variable("TERM_PROGRAM"),
+                                              kittyWindow: !variable("KITTY_WINDOW_ID").isEmpty,
+                                              insideTmux: !variable("TMUX").isEmpty,
+                                              windowCellPixels: windowCellPixels())
+        if environment.insideTmux, let options = tmuxOptions(pane: variable("TMUX_PANE")) {
+            environment.tmuxPassthrough = options.passthrough
+            environment.tmuxRGB = options.rgb
+        }
+        return environment
+    }
+
+    /// The cell size from TIOCGWINSZ's pixel fields, nil when the terminal leaves them 0.
+    static func windowCellPixels() -> CellPixelSize? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+        return CellPixelSize(areaWidth: Int(size.ws_xpixel), areaHeight: Int(size.ws_ypixel),
+                             columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
+    /// Whether tmux passes images through to the terminal outside it, and whether that terminal has 24-bit colour:
+    /// from `tmux display`, nil when tmux cannot be asked. The user's tmux settings are read, never changed.
+    static func tmuxOptions(pane: String) -> (passthrough: Bool, rgb: Bool)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["tmux", "display", "-p"]
+        if !pane.isEmpty { arguments += ["-t", pane] }
+        process.arguments = arguments + ["#{allow-passthrough} #{client_termfeatures}"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let deadline = ContinuousClock.now + tmuxBudget
+        while process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
+        if process.isRunning {
+            process.terminate()
+            return nil
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard let first = fields.first else { return nil }
+        let features = fields.dropFirst().flatMap { $0.split(separator: ",") }
+        return (["1", "on", "all"].contains(String(first)), features.contains("RGB"))
+    }
+
+    /// Writes the queries and reads the answers until DA1's (or the budget), in raw mode; then restores the tty's
+    /// modes and drops any input left, so a late answer does not reach curses as keys.
+    static func ask(_ queries: [UInt8]) -> TerminalReplies {
+        let input = STDIN_FILENO
+        var saved = termios()
+        guard !queries.isEmpty, tcgetattr(input, &saved) == 0 else { return TerminalReplies() }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return TerminalReplies() }
+        defer {
+            tcflush(input, TCIFLUSH)
+            tcsetattr(input, TCSANOW, &saved)
+        }
+        guard writeAll(queries, to: STDOUT_FILENO) else { return TerminalReplies() }
+        var parser = TerminalReplyParser()
+        let deadline = ContinuousClock.now + budget
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while !parser.isComplete {
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            guard milliseconds > 0 else { break }
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = read(input, &buffer, buffer.count)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { break }
+            parser.feed(buffer[0..<count])
+        }
+        return parser.replies
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+}

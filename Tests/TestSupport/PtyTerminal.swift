@@ -1,0 +1,417 @@
+import Foundation
+import Graphics
+import Synchronization
+
+/// A test terminal on a pty: runs a program with the pty as its terminal, answers detection's queries as a chosen
+/// kind of terminal, records every byte the program writes, and reads the kitty graphics commands in them (uploads
+/// decoded, chunks joined; deletes).
+///
+/// Waiting is for a condition on what was received, checked whenever bytes arrive, never a fixed sleep.
+public final class PtyTerminal: Sendable {
+    /// How the terminal answers.
+    public enum Persona: Sendable, Equatable {
+        /// kitty 0.35: `a=q` OK, 10x20-pixel cells, XTVERSION, DA1 without sixel. The uploads whose numbers (1 for
+        /// the first) are listed get an `EINVAL` error reply.
+        case kitty(rejecting: Set<Int>)
+        /// xterm -ti vt340 as measured: DA1 with 4, XTSMGRAPHICS, 6x13-pixel cells; no kitty reply.
+        case sixel
+        /// Answers nothing.
+        case silent
+        /// Answers every query with broken sequences and random bytes, never a well-formed DA1.
+        case garbage
+        /// Answers as kitty, but `delay` after the queries: after detection has given up.
+        case late(Duration)
+
+        public static let kitty = Persona.kitty(rejecting: [])
+    }
+
+    /// One image the program uploaded, its chunks joined and its payload decoded.
+    public struct Upload: Sendable, Equatable {
+        public var id: UInt32
+        /// The pixel size the command declares (`s`, `v`) and its format (24 RGB, 32 RGBA, 100 PNG).
+        public var width: Int
+        public var height: Int
+        public var format: Int
+        /// The cells of its virtual placement (`c`, `r`), and whether it is one (`U=1`).
+        public var columns: Int
+        public var rows: Int
+        public var virtual: Bool
+        /// The decoded payload; nil when the base64 did not decode.
+        public var pixels: [UInt8]?
+        public var chunks: Int
+        /// Where in the recorded output the upload ended.
+        public var endOffset: Int
+    }
+
+    private struct State {
+        var output: [UInt8] = []
+        var scanner = OutputScanner()
+        var uploads: [Upload] = []
+        var partial: Upload?
+        var partialPayload: [UInt8] = []
+        var deletes: [(id: UInt32, offset: Int)] = []
+        var repliesWritten = 0
+        var exitStatus: Int32?
+        var waiters: [(id: Int, condition: @Sendable (Snapshot) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextWaiter = 0
+    }
+
+    /// What was received so far.
+    public struct Snapshot: Sendable {
+        public var output: [UInt8]
+        public var uploads: [Upload]
+        public var deletes: [(id: UInt32, offset: Int)]
+        public var exitStatus: Int32?
+        /// The answers written to the program so far (late ones once their delay passed).
+        public var repliesWritten: Int
+
+        public var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    public let persona: Persona
+    private let master: Int32
+    public let pid: pid_t
+    private let state = Mutex(State())
+
+    /// Starts `program ARGS` on a new pty of `columns` x `rows` cells, its pixel fields `pixels` (0 when nil), with
+    /// `environment` added to a UTF-8 locale.
+    public init(program: String, arguments: [String], environment: [String: String] = [:], columns: Int = 100,
+                rows: Int = 30, pixels: (width: Int, height: Int)? = nil, persona: Persona) throws {
+        self.persona = persona
+        let master = PtyCalls.openpt(O_RDWR | O_NOCTTY)
+        guard master >= 0, PtyCalls.grantpt(master) == 0, PtyCalls.unlockpt(master) == 0,
+              let name = PtyCalls.ptsname(master) else {
+            throw PtyError(description: "cannot open a pty: \(String(cString: strerror(errno)))")
+        }
+        self.master = master
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels?.width ?? 0),
+                           ws_ypixel: UInt16(pixels?.height ?? 0))
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        let slavePath = String(cString: name)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // After setsid, opening the pty makes it the program's controlling terminal, as in a real terminal.
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        posix_spawn_file_actions_addclose(&actions, master)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Nothing blocked or ignored is inherited from the test process: the program sees signals as it would.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGCHLD, SIGWINCH] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, PtyCalls.spawnSetsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var env = ProcessInfo.processInfo.environment
+        for name in ["TMUX", "TMUX_PANE", "KITTY_WINDOW_ID", "TERM_PROGRAM", "COLORTERM", "NO_COLOR"] {
+            env[name] = nil
+        }
+        env.merge(["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"]) { $1 }
+        env.merge(environment) { $1 }
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        guard spawned == 0 else {
+            close(master)
+            throw PtyError(description: "cannot start \(program): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+        let thread = Thread { [self] in self.readLoop() }
+        thread.start()
+    }
+
+    public struct PtyError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        close(master)
+    }
+
+    /// Types `text` (keys) into the terminal.
+    public func type(_ text: String) {
+        write(Array(text.utf8))
+    }
+
+    /// Everything received so far.
+    public var snapshot: Snapshot {
+        state.withLock { Snapshot(output: $0.output, uploads: $0.uploads, deletes: $0.deletes,
+                                  exitStatus: $0.exitStatus, repliesWritten: $0.repliesWritten) }
+    }
+
+    /// Waits until `condition` holds on what was received (checked as bytes arrive); false after `timeout`.
+    @discardableResult
+    public func wait(timeout: Duration = .seconds(20),
+                     until condition: @escaping @Sendable (Snapshot) -> Bool) async -> Bool {
+        let id = state.withLock { s in
+            s.nextWaiter += 1
+            return s.nextWaiter
+        }
+        return await withCheckedContinuation { continuation in
+            let holds = state.withLock { s in
+                let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes,
+                                        exitStatus: s.exitStatus, repliesWritten: s.repliesWritten)
+                if condition(snapshot) { return true }
+                s.waiters.append((id, condition, continuation))
+                return false
+            }
+            if holds {
+                continuation.resume(returning: true)
+                return
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.state.withLock { s in
+                    guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil as CheckedContinuation<Bool, Never>? }
+                    return s.waiters.remove(at: index).continuation
+                }
+                expired?.resume(returning: false)
+            }
+        }
+    }
+
+    /// Waits for the program to end; its exit status (128 + signal for a signal), or nil after `timeout`.
+    public func exitStatus(timeout: Duration = .seconds(10)) async -> Int32? {
+        await wait(timeout: timeout) { $0.exitStatus != nil }
+        return snapshot.exitStatus
+    }
+
+    // MARK: Reading
+
+    private func readLoop() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            received(Array(buffer[0..<count]))
+        }
+        // The program closed the pty (EIO once it ended): collect its status.
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7F == 0
+        let code = exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let ready = state.withLock { s in
+            s.exitStatus = code
+            return readyWaiters(&s)
+        }
+        ready.forEach { $0.resume(returning: true) }
+    }
+
+    private func received(_ bytes: [UInt8]) {
+        var replies: [[UInt8]] = []
+        let ready = state.withLock { s in
+            for byte in bytes {
+                s.output.append(byte)
+                guard let sequence = s.scanner.step(byte) else { continue }
+                if let reply = handle(sequence, &s) { replies.append(reply) }
+            }
+            return readyWaiters(&s)
+        }
+        for reply in replies { answer(reply) }
+        ready.forEach { $0.resume(returning: true) }
+    }
+
+    private func readyWaiters(_ s: inout State) -> [CheckedContinuation<Bool, Never>] {
+        let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes, exitStatus: s.exitStatus,
+                                repliesWritten: s.repliesWritten)
+        var ready: [CheckedContinuation<Bool, Never>] = []
+        s.waiters.removeAll { waiter in
+            guard waiter.condition(snapshot) else { return false }
+            ready.append(waiter.continuation)
+            return true
+        }
+        return ready
+    }
+
+    private func answer(_ reply: [UInt8]) {
+        if case .late(let delay) = persona {
+            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in written(reply) }
+        } else {
+            written(reply)
+        }
+    }
+
+    private func written(_ reply: [UInt8]) {
+        write(reply)
+        let ready = state.withLock { s in
+            s.repliesWritten += 1
+            return readyWaiters(&s)
+        }
+        ready.forEach { $0.resume(returning: true) }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Foundation.write(master, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
+    }
+
+    // MARK: Answers
+
+    private static let esc = "\u{1B}"
+
+    /// The reply to one complete sequence the program wrote, as the persona answers it.
+    private func handle(_ sequence: OutputScanner.Sequence, _ s: inout State) -> [UInt8]? {
+        switch sequence {
+        case .csi(let body):
+            return queryReply(body)
+        case .apc(let body):
+            return kittyCommand(body, &s)
+        }
+    }
+
+    private func queryReply(_ body: String) -> [UInt8]? {
+        let e = Self.esc
+        let kitty: [String: String] = [
+            "16t": "\(e)[6;20;10t", ">q": "\(e)P>|kitty(0.35.2)\(e)\\", "c": "\(e)[?62;c",
+        ]
+        let sixel: [String: String] = [
+            "16t": "\(e)[6;13;6t", ">q": "\(e)P>|XTerm(379)\(e)\\", "c": "\(e)[?63;1;2;4;6;9;15;16;22;28c",
+            "?1;1;0S": "\(e)[?1;0;1024S", "?2;1;0S": "\(e)[?2;0;1000;1000S",
+        ]
+        let text: String?
+        switch persona {
+        case .kitty, .late: text = kitty[body]
+        case .sixel: text = sixel[body]
+        case .silent: text = nil
+        case .garbage:
+            guard ["16t", ">q", "c", "?1;1;0S", "?2;1;0S"].contains(body) else { return nil }
+            var junk = Array("\(e)[?6x;;c\(e)_Gi=31;O\(e)[6;0;0t\u{9B}\(e)P>|".utf8)
+            var generator = SystemRandomNumberGenerator()
+            junk += (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }.filter { $0 != 0x1B && $0 != 0x63 }
+            return junk
+        }
+        return text.map { Array($0.utf8) }
+    }
+
+    /// Reads a kitty graphics command: the query is answered as the persona does, uploads collected, deletes noted.
+    private func kittyCommand(_ body: [UInt8], _ s: inout State) -> [UInt8]? {
+        guard body.first == UInt8(ascii: "G") else { return nil }
+        let parts = body.dropFirst().split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false)
+        var keys: [String: String] = [:]
+        for pair in parts[0].split(separator: UInt8(ascii: ",")) {
+            let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1)
+            guard kv.count == 2 else { continue }
+            keys[String(decoding: kv[0], as: UTF8.self)] = String(decoding: kv[1], as: UTF8.self)
+        }
+        let payload = parts.count > 1 ? Array(parts[1]) : []
+        let more = keys["m"] == "1"
+        switch keys["a"] {
+        case "q":
+            switch persona {
+            case .kitty, .late: return Array("\(Self.esc)_Gi=\(keys["i"] ?? "0");OK\(Self.esc)\\".utf8)
+            default: return nil
+            }
+        case "T", "t":
+            s.partial = Upload(id: UInt32(keys["i"] ?? "") ?? 0, width: Int(keys["s"] ?? "") ?? 0,
+                               height: Int(keys["v"] ?? "") ?? 0, format: Int(keys["f"] ?? "32") ?? 32,
+                               columns: Int(keys["c"] ?? "") ?? 0, rows: Int(keys["r"] ?? "") ?? 0,
+                               virtual: keys["U"] == "1", pixels: nil, chunks: 0, endOffset: 0)
+            s.partialPayload = []
+        case "d":
+            s.deletes.append((UInt32(keys["i"] ?? "") ?? 0, s.output.count))
+            s.partial = nil
+            return nil
+        case nil:
+            guard s.partial != nil else { return nil }
+        default:
+            return nil
+        }
+        s.partial!.chunks += 1
+        s.partialPayload += payload
+        guard !more, var upload = s.partial else { return nil }
+        upload.pixels = Base64.decode(s.partialPayload)
+        upload.endOffset = s.output.count
+        s.uploads.append(upload)
+        s.partial = nil
+        if case .kitty(let rejecting) = persona, rejecting.contains(s.uploads.count) {
+            return Array("\(Self.esc)_Gi=\(upload.id);EINVAL:rejected by the test terminal\(Self.esc)\\".utf8)
+        }
+        return nil
+    }
+}
+
+/// The pty calls Swift's Glibc module does not declare (they need `_XOPEN_SOURCE`), looked up in the C library.
+enum PtyCalls {
+    typealias IntCall = @convention(c) (Int32) -> Int32
+    typealias NameCall = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
+        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
+            fatalError("the C library has no \(name)")
+        }
+        return unsafeBitCast(pointer, to: type)
+    }
+
+    static let openpt = symbol("posix_openpt", as: IntCall.self)
+    static let grantpt = symbol("grantpt", as: IntCall.self)
+    static let unlockpt = symbol("unlockpt", as: IntCall.self)
+    static let ptsname = symbol("ptsname", as: NameCall.self)
+    /// glibc's POSIX_SPAWN_SETSID (spawn.h), hidden behind `_GNU_SOURCE`.
+    static let spawnSetsid: Int16 = 0x80
+}
+
+/// Finds the escape sequences in what a program writes: CSI sequences (as their parameter and final bytes) and APC
+/// strings (their bodies). Everything else passes.
+struct OutputScanner {
+    enum Sequence {
+        case csi(String)
+        case apc([UInt8])
+    }
+
+    private enum State { case ground, escape, csi, apc, apcEscape, other, otherEscape }
+    private var state = State.ground
+    private var body: [UInt8] = []
+
+    mutating func step(_ byte: UInt8) -> Sequence? {
+        switch state {
+        case .ground:
+            if byte == 0x1B { state = .escape }
+        case .escape:
+            body.removeAll(keepingCapacity: true)
+            switch byte {
+            case UInt8(ascii: "["): state = .csi
+            case UInt8(ascii: "_"): state = .apc
+            case UInt8(ascii: "P"), UInt8(ascii: "]"): state = .other
+            case 0x1B: state = .escape
+            default: state = .ground
+            }
+        case .csi:
+            if (0x40...0x7E).contains(byte) {
+                state = .ground
+                body.append(byte)
+                return .csi(String(decoding: body, as: UTF8.self))
+            }
+            if byte == 0x1B { state = .escape } else { body.append(byte) }
+        case .apc:
+            if byte == 0x1B { state = .apcEscape } else { body.append(byte) }
+        case .apcEscape:
+            state = .ground
+            if byte == UInt8(ascii: "\\") { return .apc(body) }
+        case .other:
+            if byte == 0x1B { state = .otherEscape } else if byte == 0x07 { state = .ground }
+        case .otherEscape:
+            state = byte == UInt8(ascii: "\\") ? .ground : .other
+        }
+        return nil
+    }
+}
