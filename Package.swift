@@ -69,7 +69,7 @@ let package = Package(
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Basics", "Cells", "Items"]),
         /// The only code that calls ncursesw.
-        .target(name: "Terminal", dependencies: ["Cells", "Graphics", "CNcursesw"]),
+        .target(name: "Terminal", dependencies: ["Basics", "Cells", "Graphics", "CNcursesw"]),
         /// The event loop, key bindings and wiring.
         .target(name: "App", dependencies: [
             "Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles", "Graphics", "Pixels",

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 
 /// A file name for something saved from an untrusted item: its URL's last path component, else its title, made
@@ -26,7 +27,7 @@ public enum SafeFileName {
     static func lastComponent(of url: URL) -> String? {
         let path = url.path(percentEncoded: true)
         guard let last = path.split(separator: "/").last else { return nil }
-        return String(last).removingPercentEncoding ?? String(last)
+        return last.percentDecoded ?? String(last)
     }
 
     /// The name without a short alphanumeric extension (`.jpeg`, `.png`); a longer tail after a dot is kept.

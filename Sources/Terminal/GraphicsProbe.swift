@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Graphics
 #if canImport(Glibc)
@@ -49,23 +50,10 @@ enum GraphicsProbe {
     /// Whether tmux passes images through to the terminal outside it, and whether that terminal has 24-bit colour:
     /// from `tmux display`, nil when tmux cannot be asked. The user's tmux settings are read, never changed.
     static func tmuxOptions(pane: String) -> (passthrough: Bool, rgb: Bool)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["tmux", "display", "-p"]
         if !pane.isEmpty { arguments += ["-t", pane] }
-        process.arguments = arguments + ["#{allow-passthrough} #{client_termfeatures}"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let deadline = ContinuousClock.now + tmuxBudget
-        while process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
-        if process.isRunning {
-            process.terminate()
-            return nil
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard let text = CommandOutput.run(arguments + ["#{allow-passthrough} #{client_termfeatures}"],
+                                           timeout: tmuxBudget) else { return nil }
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard let first = fields.first else { return nil }
         let features = fields.dropFirst().flatMap { $0.split(separator: ",") }

@@ -39,4 +39,10 @@ import Testing
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         #expect(date.localTimestamp == formatter.string(from: date))
     }
+
+    @Test func percentDecodingMatchesFoundation() {
+        for text in ["a%20b", "%E2%9C%93", "plain", "100%25", "%", "%2", "%zz", "%FF", "a%2Fb"] {
+            #expect(text.percentDecoded == text.removingPercentEncoding, "\(text)")
+        }
+    }
 }
