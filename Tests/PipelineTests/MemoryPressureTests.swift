@@ -74,6 +74,14 @@ import TextArt
         #expect(pipeline.rendered.count < 9)
     }
 
+    @Test func aPurgeThatFindsTheCachesEmptyIsNotCounted() async throws {
+        let pipeline = try await warmedPipeline()
+        await pipeline.shedMemory(until: { false })
+        pipeline.rendered.removeAll { _ in true }
+        await pipeline.shedMemory(until: { false })
+        #expect(pipeline.counters.snapshot.memoryPurges == 1)
+    }
+
     @Test func theWatchShedsWhenTheGaugeReadsPressure() async throws {
         let pipeline = try await warmedPipeline()
         let reads = AsyncStream<Void>.makeStream()

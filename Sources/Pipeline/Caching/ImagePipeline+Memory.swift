@@ -27,9 +27,13 @@ extension ImagePipeline {
 
     /// Drops memory caches in order until `relieved` says memory is no longer short: decoded bitmaps (the largest,
     /// and redrawn from bytes), then downloaded bytes (read again from disk), then rendered grids but the most
-    /// recently used eighth. The rows on screen keep their pictures: each slot holds its own grid.
+    /// recently used eighth. The rows on screen keep their pictures: each slot holds its own grid. A purge is
+    /// counted when it dropped something: pressure that outlasts empty caches is not the caches' to relieve.
     public func shedMemory(until relieved: @Sendable () async -> Bool) async {
-        counters.add(\.memoryPurges)
+        let before = bitmaps.count + downloads.count + rendered.count
+        defer {
+            if bitmaps.count + downloads.count + rendered.count < before { counters.add(\.memoryPurges) }
+        }
         bitmaps.removeAll { _ in true }
         guard await !relieved() else { return }
         downloads.removeAll { _ in true }
