@@ -60,6 +60,12 @@ enum GraphicsProbe {
         return (["1", "on", "all"].contains(String(first)), features.contains("RGB"))
     }
 
+    /// Whole milliseconds left until `deadline`, for poll.
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let left = deadline - ContinuousClock.now
+        return Int32(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+    }
+
     /// Writes the queries and reads the answers until DA1's (or the budget), in raw mode; then restores the tty's
     /// modes and drops any input left, so a late answer does not reach curses as keys.
     static func ask(_ queries: [UInt8]) -> TerminalReplies {
