@@ -185,6 +185,7 @@ public final class App {
         guard exitStatus == nil else { return }
         // kitty keeps images per screen: the shell's screen must not keep ours. They are sent again on resume.
         images?.deleteAll()
+        detailPixels?.deleteImage()
         terminal.suspendProcess()
         redrawAll()
     }
@@ -222,6 +223,7 @@ public final class App {
         spinnerTimer?.cancel()
         spinnerTimer = nil
         images?.deleteAll()
+        detailPixels?.deleteImage()
         terminal.restore()
         Self.endProcess(status: status, after: Self.exitDeadline)
         finish?.resume(returning: status)

@@ -4,7 +4,8 @@ import Pipeline
 import Pixels
 import Table
 
-/// Draws the detail pane's picture in real pixels (sixel or an iTerm2 inline image) over its text art, after each
+/// Draws the detail pane's picture in real pixels (sixel, an iTerm2 inline image, or a kitty image placed at the
+/// picture's cell) over its text art, after each
 /// frame, and only when the picture or its place changed: an idle screen sends nothing.
 ///
 /// The text art stays underneath as the footprint and shows while the pixels load and encode. A repaint of the
@@ -12,12 +13,18 @@ import Table
 /// closes or its picture moves, the screen is repainted first so that no pixels linger over other cells.
 @MainActor
 final class DetailPanePixels {
-    /// How a picture becomes bytes: sixel or iTerm2's inline image.
+    /// How a picture becomes bytes: sixel, iTerm2's inline image, or a kitty image with this id.
     enum Form {
         /// Sixel with at most this many colours, no larger than the terminal's largest sixel image.
         case sixel(maxColors: Int, maxSize: PixelSize)
         case iterm2
+        /// A kitty upload placed at the cursor (a direct placement, not placeholders: the pane does not scroll
+        /// its picture), deleted when the picture leaves the screen.
+        case kitty(id: UInt32)
     }
+
+    /// The pane's kitty image id: its high byte is 0, which the thumbnails' ids (`TerminalImages`) never have.
+    static let kittyImageID: UInt32 = 0x00_7E_57_01
 
     private let form: Form
     private let cellPixels: CellPixelSize
@@ -44,8 +51,8 @@ final class DetailPanePixels {
         self.send = send
     }
 
-    /// The form a terminal's capabilities call for, or nil when the pane's picture stays text art (text, or kitty,
-    /// whose pictures the kitty images code draws).
+    /// The form a terminal's capabilities call for, or nil when the pane's picture stays text art (text, or kitty
+    /// inside tmux, which passes placeholders but cannot place an image at a cell of the outer screen).
     static func form(for graphics: GraphicsCapabilities) -> Form? {
         switch graphics.graphics {
         case .sixel:
@@ -53,7 +60,8 @@ final class DetailPanePixels {
             .sixel(maxColors: min(256, max(16, graphics.sixel?.colorRegisters ?? 256)),
                    maxSize: PixelSize(width: graphics.sixel?.maxWidth ?? 1000, height: graphics.sixel?.maxHeight ?? 1000))
         case .iterm2: .iterm2
-        case .kitty, .text: nil
+        case .kitty: graphics.tmuxPassthrough ? nil : .kitty(id: kittyImageID)
+        case .text: nil
         }
     }
 
@@ -67,7 +75,10 @@ final class DetailPanePixels {
             wanted = picture
             if let picture, encoded?.picture != picture { load(picture) }
         }
-        if let shown, shown != picture { return true }
+        if let shown, shown != picture {
+            deleteImage()
+            return true
+        }
         if let picture, shown == nil, let encoded, encoded.picture == picture {
             send(TmuxPassthrough.prepare(placed(encoded.bytes, at: picture.footprint), insideTmux: insideTmux))
             self.shown = picture
@@ -77,6 +88,14 @@ final class DetailPanePixels {
 
     /// Every cell was repainted (which erases sixels): nothing of ours is on screen any more.
     func screenRepainted() {
+        shown = nil
+    }
+
+    /// Deletes the kitty image from the terminal (kitty keeps images until told, and per screen: before curses
+    /// gives the screen back, at exit and on Ctrl-Z); sixel and iTerm2 pictures are only pixels, erased by a repaint.
+    func deleteImage() {
+        guard case .kitty(let id) = form, shown != nil else { return }
+        send(KittyCommands.delete(id: id))
         shown = nil
     }
 
@@ -119,6 +138,9 @@ final class DetailPanePixels {
         case .iterm2:
             guard let jpeg = try? JPEGEncoder.encode(bitmap, quality: 90) else { return nil }
             return ITerm2Image.sequence(file: jpeg, columns: footprint.columns, rows: footprint.rows)
+        case .kitty(let id):
+            return KittyCommands.upload(bitmap, id: id, columns: footprint.columns, rows: footprint.rows,
+                                        virtual: false).flatMap { $0 }
         }
     }
 }

@@ -12,9 +12,10 @@ public enum KittyCommands {
     }
 
     /// Uploads `bitmap` as image `id` with a virtual placement of `columns` x `rows` cells (`a=T,U=1`), for
-    /// Unicode placeholders: one command per 4096-byte base64 chunk, the keys on the first, `m=1` on all but the
-    /// last. RGB (`f=24`) when every pixel is opaque, RGBA (`f=32`) otherwise.
-    public static func upload(_ bitmap: Bitmap, id: UInt32, columns: Int, rows: Int,
+    /// Unicode placeholders, or (`virtual` false) placed at the cursor over that many cells without moving it
+    /// (`a=T,C=1`): one command per 4096-byte base64 chunk, the keys on the first, `m=1` on all but the last. RGB
+    /// (`f=24`) when every pixel is opaque, RGBA (`f=32`) otherwise.
+    public static func upload(_ bitmap: Bitmap, id: UInt32, columns: Int, rows: Int, virtual: Bool = true,
                               quiet: Quiet = .errorsOnly) -> [[UInt8]] {
         let opaque = stride(from: 3, to: bitmap.pixels.count, by: 4).allSatisfy { bitmap.pixels[$0] == 255 }
         let raw: [UInt8]
@@ -29,7 +30,7 @@ public enum KittyCommands {
             raw = bitmap.pixels
         }
         let payload = Base64.encode(raw)
-        let keys = "a=T,U=1,f=\(opaque ? 24 : 32),s=\(bitmap.width),v=\(bitmap.height),i=\(id),c=\(columns),r=\(rows)"
+        let keys = "a=T,\(virtual ? "U=1" : "C=1"),f=\(opaque ? 24 : 32),s=\(bitmap.width),v=\(bitmap.height),i=\(id),c=\(columns),r=\(rows)"
             + ",q=\(quiet.rawValue)"
         var commands: [[UInt8]] = []
         var start = 0

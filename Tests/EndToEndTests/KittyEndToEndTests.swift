@@ -40,6 +40,38 @@ struct KittyEndToEndTests {
 
     static let placeholder = "\u{10EEEE}"
 
+    /// The detail pane's picture in kitty: one image placed at its cell (not a virtual placement: the pane does not
+    /// scroll it), fitted to the text art's footprint in 10x20-pixel cells, sent once, and deleted when the pane
+    /// closes, before the screen is repainted.
+    @Test func theDetailPanesPictureIsAKittyImagePlacedAtItsCellAndDeletedWhenThePaneCloses() async throws {
+        let terminal = try start(.kitty)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        terminal.type("\r")
+        let placed = await terminal.wait { $0.uploads.contains { !$0.virtual } }
+        #expect(placed, "the pane's picture is uploaded and placed")
+        let pane = try #require(terminal.snapshot.uploads.first { !$0.virtual })
+        let perPixel = pane.format == 24 ? 3 : 4
+        #expect(pane.pixels?.count == pane.width * pane.height * perPixel, "chunks join to whole pixels")
+        #expect(pane.width <= pane.columns * 10 && pane.height <= pane.rows * 20)
+        // The picture is never enlarged, so it may be smaller than its cells; kitty scales it onto them, so its
+        // shape must be theirs.
+        let shape = Double(pane.width) / Double(pane.height), cells = Double(pane.columns * 10) / Double(pane.rows * 20)
+        #expect(abs(shape / cells - 1) < 0.15, "\(pane.width)x\(pane.height) on \(pane.columns)x\(pane.rows) cells")
+        #expect(pane.columns > 12 || pane.rows > 5, "larger than a thumbnail: \(pane.columns)x\(pane.rows)")
+        #expect(!terminal.snapshot.uploads.map(\.id).filter { $0 != pane.id }.contains(pane.id))
+        // Scrolling the pane's text sends the frame, not the picture again.
+        let before = terminal.snapshot.output.count
+        terminal.type("j")
+        #expect(await terminal.wait { $0.output.count > before })
+        terminal.type("q")
+        let deleted = await terminal.wait { snapshot in snapshot.deletes.contains { $0.id == pane.id } }
+        #expect(deleted, "the pane's image is deleted when the pane closes")
+        #expect(terminal.snapshot.uploads.filter { $0.id == pane.id }.count == 1, "sent once")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
     @Test func kittyGetsUploadsOfTheThumbnailsPixelSizeDrawnWithPlaceholdersAndDeletedAtExit() async throws {
         let terminal = try start(.kitty)
         defer { kill(terminal.pid, SIGKILL) }
