@@ -46,6 +46,8 @@ public final class Terminal {
     private var inputSource: DispatchSourceRead?
     private var resizeSource: DispatchSourceSignal?
     private var signalSource: DispatchSourceRead?
+    /// The read end of the pipe the signal handlers write each signal's number to (-1 if it could not be made).
+    private var signalPipe: Int32 = -1
     private var isOpen = true
     private var lastPress: (row: Int, column: Int, time: UInt64)?
     private let colors: ColorSetup
@@ -84,6 +86,10 @@ public final class Terminal {
         entry = colors.entry
         colorNote = colors.note
         Terminal.saveEmergencyRestore()
+        // Our handlers go in before newterm: ncurses leaves alone a SIGTSTP that is not at its default. Otherwise it
+        // installs its own, and every doupdate() sets SIGTSTP to SIG_IGN while it writes: a `kill -TSTP` landing
+        // then was dropped by the kernel, and the program went on running.
+        signalPipe = Self.routeSignals()
         guard let screen = cnc_newterm(colors.entry) else {
             throw SetupError(description: "cannot open the terminal (TERM=\(Terminal.termName), terminfo entry "
                              + "\(TerminalText.visible(colors.entry))); try TERM=xterm-256color")
@@ -164,12 +170,17 @@ public final class Terminal {
         didSet { cnc_set_q_quits(qQuits ? 1 : 0) }
     }
 
-    /// Routes the ending signals, SIGTSTP and SIGCONT through a pipe to `handler`: a dispatch signal source cannot
-    /// be used, as libdispatch leaves SIGPROF unblocked in its threads and its handler then bounces the signal
-    /// between them for ever, and the quit watch needs to see the signals too.
+    /// Routes the ending signals, SIGTSTP and SIGCONT to a pipe (its read end is returned) and starts the quit
+    /// watch. A dispatch signal source cannot be used, as libdispatch leaves SIGPROF unblocked in its threads and its
+    /// handler then bounces the signal between them for ever, and the quit watch needs to see the signals too.
+    private static func routeSignals() -> Int32 {
+        let signals = endingSignals + [SIGTSTP, SIGCONT]
+        return signals.withUnsafeBufferPointer { cnc_start_signal_events($0.baseAddress, Int32($0.count)) }
+    }
+
+    /// Delivers the signals routed at start-up (and any that came meanwhile) to `handler`.
     private func startSignalEvents(_ handler: @escaping @MainActor ([InputEvent]) -> Void) {
-        let signals = Self.endingSignals + [SIGTSTP, SIGCONT]
-        let fd = signals.withUnsafeBufferPointer { cnc_start_signal_events($0.baseAddress, Int32($0.count)) }
+        let fd = signalPipe
         guard fd >= 0 else { return }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
         source.setEventHandler {

@@ -131,8 +131,10 @@ struct DemoEndToEndTests {
         }
         #expect(small[0].count <= 60)
         try tmux.resize(columns: 20, rows: 6)
+        // tmux crops the old screen at once; the new layout is there when its short header and key line are.
         let tiny = try await tmux.waitFor("the 20x6 layout") { lines in
-            lines.count >= 6 && lines[0].contains("ThumbTable")
+            lines.count >= 6 && lines[0].contains("ThumbTable") && lines[0].contains("4/20")
+                && lines[5].contains("j/k move")
         }
         #expect(tiny[1...3].contains { $0.contains("▌") }, "the selected row is on screen")
         try tmux.resize(columns: 200, rows: 60)

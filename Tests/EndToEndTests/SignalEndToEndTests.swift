@@ -113,6 +113,40 @@ struct SignalEndToEndTests {
         try expectRestored(tmux)
     }
 
+    /// The disposition of `signal` in the process's /proc status: caught by a handler, ignored, or neither.
+    func disposition(of signal: Int32, pid: pid_t) -> (caught: Bool, ignored: Bool)? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        func mask(_ field: String) -> UInt64? {
+            status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+                .flatMap { UInt64($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
+        }
+        guard let caught = mask("SigCgt"), let ignored = mask("SigIgn") else { return nil }
+        let bit = UInt64(1) << UInt64(signal - 1)
+        return (caught & bit != 0, ignored & bit != 0)
+    }
+
+    @Test func sigtstpIsNeverIgnoredWhileTheScreenIsDrawn() async throws {
+        // ncurses sets SIGTSTP to SIG_IGN for the length of every doupdate() unless the program's own handler was
+        // there before newterm; a `kill -TSTP` landing in one was dropped (this suite's Ctrl-Z test caught it once).
+        // The autoplay draws all the time: sample the disposition while it does.
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--autoplay", "--autoplay-speed", "4"])
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of")
+        let pid = try #require(try tmux.programPID())
+        let before = try tmux.screen()
+        var samples = 0, caught = 0, ignored = 0
+        let clock = ContinuousClock(), end = clock.now + .seconds(2)
+        while clock.now < end, let state = disposition(of: SIGTSTP, pid: pid) {
+            samples += 1
+            if state.caught { caught += 1 }
+            if state.ignored { ignored += 1 }
+        }
+        #expect(try tmux.screen() != before, "the screen was drawn while the disposition was sampled")
+        #expect(samples > 500)
+        #expect(ignored == 0, "SIGTSTP was ignored in \(ignored) of \(samples) samples")
+        #expect(caught == samples, "SIGTSTP was caught in \(caught) of \(samples) samples")
+    }
+
     @Test func withoutJobControlCtrlZGoesOnRunning() async throws {
         // Started by a shell without job control (sh -c): no shell could continue a stopped program, so the kernel
         // drops the stop, and the program takes the screen again at once.
