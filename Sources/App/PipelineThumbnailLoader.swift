@@ -44,6 +44,10 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         return OriginalImage(bytes: bytes, fileExtension: fileExtension)
     }
 
+    public var typicalLatency: Duration? {
+        pipeline.typicalDownloadTime
+    }
+
     public func download(of url: URL) -> DownloadStanding? {
         switch pipeline.downloadProgress(of: url) {
         case .waiting: .waiting

@@ -7,7 +7,7 @@ import Table
 import TestSupport
 import TextArt
 
-// `Bench scroll [ROWS]`: scrolling ROWS rows (default 2,000) at 30 keys a second against a real HTTP server on
+// `Bench scroll [ROWS [j|pgdn]]`: scrolling ROWS rows (default 2,000) at 30 keys a second against a real HTTP server on
 // 127.0.0.1 that answers every image after 150 ms. Every 60 keys the scrolling pauses until the screen settles, and
 // the time from the pause to each visible row's thumbnail being painted is one sample.
 //
@@ -16,7 +16,7 @@ import TextArt
 // every download a row started runs to the end.
 
 @MainActor
-func runScrollBenchmark(rows: Int) async {
+func runScrollBenchmark(rows: Int, keys: String? = nil) async {
     print("scroll: \(rows) rows at 30 keys/s, images after 150 ms on 127.0.0.1, a 100x30 screen, thumbnails 12x5")
     let server: TestHTTPServer
     do {
@@ -34,7 +34,9 @@ func runScrollBenchmark(rows: Int) async {
     let configurations: [(String, Bool, Bool)] = [
         ("ThumbTable", true, true), ("no prefetch", false, true), ("anchor: no cancel", false, false),
     ]
-    for (style, page) in [("j (one row a key)", false), ("PgDn (one screen a key)", true)] {
+    let styles = [("j (one row a key)", false), ("PgDn (one screen a key)", true)]
+        .filter { keys == nil || (keys == "pgdn") == $0.1 }
+    for (style, page) in styles {
         print("  keys: \(style)")
         var results: [(String, ScrollBench.Result)] = []
         for (name, prefetch, cancels) in configurations {
@@ -48,14 +50,16 @@ func runScrollBenchmark(rows: Int) async {
 
 @MainActor
 func report(_ results: [(String, ScrollBench.Result)]) {
-    print("  configuration        started  cancelled  downloaded   discarded   max in  settle→painted ms")
-    print("                       requests  requests        MB  of downloaded  flight     p50     p95")
+    print("  configuration        started  cancelled  prefetches  prefetches  downloaded   discarded   max in"
+          + "  settle→painted ms")
+    print("                       requests  requests     started   cancelled        MB  of downloaded  flight"
+          + "     p50     p95")
     let anchor = results.last!.1
     for (name, r) in results {
         let pad = name.padding(toLength: 20, withPad: " ", startingAt: 0)
-        print("  \(pad) " + String(format: "%8d  %9d  %9.1f  %11.1f%%  %6d  %6.0f  %6.0f",
-                                   r.started, r.cancelled, r.downloadedMB, r.discardedPercent, r.maxInFlight,
-                                   r.p50, r.p95))
+        print("  \(pad) " + String(format: "%8d  %9d  %10d  %10d  %9.1f  %11.1f%%  %6d  %6.0f  %6.0f",
+                                   r.started, r.cancelled, r.prefetchesStarted, r.prefetchesCancelled,
+                                   r.downloadedMB, r.discardedPercent, r.maxInFlight, r.p50, r.p95))
     }
     for (name, r) in results.dropLast() {
         print("  \(name): downloads \(String(format: "%.2f", r.downloadedMB / max(0.001, anchor.downloadedMB)))x the anchor's"
@@ -66,7 +70,7 @@ func report(_ results: [(String, ScrollBench.Result)]) {
 @MainActor
 enum ScrollBench {
     struct Result {
-        var started = 0, cancelled = 0, maxInFlight = 0
+        var started = 0, cancelled = 0, prefetchesStarted = 0, prefetchesCancelled = 0, maxInFlight = 0
         var downloadedMB = 0.0, discardedPercent = 0.0
         var p50 = 0.0, p95 = 0.0
     }
@@ -120,7 +124,15 @@ enum ScrollBench {
             }
             if waiting.isEmpty, let c = settled { settled = nil; c.resume() }
         }
-        table.onChange { check() }
+        // As the app does: a change asks for a frame, and the table is updated before each frame.
+        let frame = FrameRequest()
+        table.onChange {
+            check()
+            frame.request {
+                table.update()
+                check()
+            }
+        }
         table.start()
         while table.items.isEmpty { try? await Task.sleep(for: .milliseconds(5)) }
         var keys = 0
@@ -147,11 +159,28 @@ enum ScrollBench {
         var r = Result()
         r.started = c.requestsStarted
         r.cancelled = c.requestsCancelled
+        r.prefetchesStarted = c.prefetchesStarted
+        r.prefetchesCancelled = c.prefetchesCancelled
         r.maxInFlight = c.maxDownloadsInFlight
         r.downloadedMB = Double(c.bytesDownloaded) / 1_048_576
         r.discardedPercent = c.bytesDownloaded == 0 ? 0 : 100 * Double(c.bytesDiscarded) / Double(c.bytesDownloaded)
         r.p50 = samples.isEmpty ? 0 : samples[samples.count / 2]
         r.p95 = samples.isEmpty ? 0 : samples[min(samples.count - 1, samples.count * 95 / 100)]
         return r
+    }
+}
+
+/// Coalesces frame requests as the app's loop does: one frame for any number of changes before it runs.
+@MainActor
+final class FrameRequest {
+    private var pending = false
+
+    func request(_ frame: @escaping @MainActor () -> Void) {
+        guard !pending else { return }
+        pending = true
+        Task { @MainActor in
+            self.pending = false
+            frame()
+        }
     }
 }

@@ -1,10 +1,11 @@
-// Release-build benchmarks: `swift run -c release Bench [frame|render|scroll [ROWS]|json|zoom]`.
+// Release-build benchmarks: `swift run -c release Bench [frame|render|scroll [ROWS [j|pgdn]]|json|zoom]`.
 // Each prints its figures side by side with its anchor, as ratios, in one run.
 let which = CommandLine.arguments.dropFirst().first ?? "all"
 if which == "frame" || which == "all" { await runFrameBenchmark() }
 if which == "render" || which == "all" { await runRenderBenchmark() }
 if which == "scroll" || which == "all" {
-    await runScrollBenchmark(rows: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 2000)
+    let arguments = CommandLine.arguments.dropFirst(2)
+    await runScrollBenchmark(rows: arguments.first.flatMap { Int($0) } ?? 2000, keys: arguments.dropFirst().first)
 }
 if which == "json" { runJSONPageBenchmark() }
 if which == "zoom" || which == "all" { await runZoomBenchmark() }

@@ -66,6 +66,8 @@ public actor ImagePipeline {
     let pixelJobs = JobPool<PixelRequest, Bitmap>()
     /// How far each download under way has got, for `downloadProgress(of:)`.
     nonisolated let underWay = DownloadsUnderWay()
+    /// How long downloads take, for `typicalDownloadTime`.
+    nonisolated let downloadTime = DownloadTime()
     /// The requests being awaited for each URL, with how many callers await each: a download is as urgent as the
     /// most urgent of them (see `priority(of:)`), found without scanning every job.
     var renderRequestsByURL: [URL: [ThumbnailRequest: Int]] = [:]

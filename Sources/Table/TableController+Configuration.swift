@@ -2,7 +2,7 @@ import Cells
 
 extension TableController {
     /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode,
-    /// prefetching and the layout.
+    /// prefetching, the layout and the clock.
     public struct Configuration: Sendable {
         /// The thumbnails' size before zooming; nil: sized to the screen (`ThumbnailSizing.automatic`).
         public var thumbnail: CellSize?
@@ -19,9 +19,13 @@ extension TableController {
         public var slotBinding: SlotBindingPolicy
         /// Rows a filter may read without a match before paging stops (`ListState.filterReadLimit`).
         public var filterReadLimit: Int
+        /// The clock the scroll's pace is measured on, for the prefetch (tests bring their own).
+        public var clock: @Sendable () -> ContinuousClock.Instant
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list,
-                    slotBinding: SlotBindingPolicy = .safe, filterReadLimit: Int = ListState.defaultFilterReadLimit) {
+                    slotBinding: SlotBindingPolicy = .safe, filterReadLimit: Int = ListState.defaultFilterReadLimit,
+                    clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+            self.clock = clock
             self.filterReadLimit = filterReadLimit
             self.layout = layout
             self.slotBinding = slotBinding

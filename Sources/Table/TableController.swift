@@ -51,7 +51,7 @@ public final class TableController {
         self.pages = PageLoader(source: source)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
                                       prefetches: configuration.prefetch, counters: counters, changed: changes,
-                                      policy: configuration.slotBinding)
+                                      policy: configuration.slotBinding, clock: configuration.clock)
         self.batch = BatchPrefetch(loader: loader, changed: changes)
     }
 

@@ -4,13 +4,13 @@ import Synchronization
 /// The download slots: at most `maxTotal` downloads at once and `maxPerHost` to one host; waiting downloads start
 /// in priority order, the oldest first among equals.
 ///
-/// The last `reserved` slots (in all, and to each host) are kept for visible rows: prefetches and the batch never
-/// take them, so however many of their servers never answer, a row on screen finds a slot. A download that still
-/// cannot start may preempt one that has received nothing for a while (see `preemption`): a less urgent one, or an
-/// equally urgent one that has lost no fewer turns, so that rows on screen whose servers never answer take turns
-/// with the other rows on screen instead of holding every slot until the stall timeout. A download gives up its
-/// slot to an equal at most `maxTurnsLost` times; a retry has had its turns. Among equals, those that lost fewer
-/// turns start first.
+/// `reserved` slots (in all, and to each host) are kept for visible rows: prefetches and the batch together never
+/// hold more than the others, so however many of their servers never answer, a row on screen finds a slot. A
+/// download that still cannot start may preempt one that has received nothing for a while (see `preemption`): a
+/// less urgent one, or an equally urgent one that has lost no fewer turns, so that rows on screen whose servers
+/// never answer take turns with the other rows on screen instead of holding every slot until the stall timeout. A
+/// download gives up its slot to an equal at most `maxTurnsLost` times; a retry has had its turns. Among equals,
+/// those that lost fewer turns start first.
 struct DownloadQueue {
     struct Waiter {
         var id: Int
@@ -64,10 +64,20 @@ struct DownloadQueue {
         return lastID
     }
 
-    func canStart(_ url: URL, priority: RequestPriority) -> Bool {
-        let keep = priority == .visible ? (total: 0, host: 0) : (total: reservedTotal, host: reservedPerHost)
-        return running.count < maxTotal - keep.total
-            && runningPerHost[Self.host(of: url), default: 0] < maxPerHost - keep.host
+    /// Whether a download of `priority` may take a slot now. Downloads for rows not on screen count only each other
+    /// against the unreserved slots: a prefetch that a row on screen has joined (now visible) leaves its place to
+    /// the next prefetch, so warming can run as far ahead as fast scrolling needs while the reserved slots stay free
+    /// of it.
+    func canStart(_ url: URL, priority: RequestPriority, priorityOf: (URL) -> RequestPriority) -> Bool {
+        let host = Self.host(of: url)
+        guard running.count < maxTotal, runningPerHost[host, default: 0] < maxPerHost else { return false }
+        if priority == .visible { return true }
+        var total = 0, onHost = 0
+        for download in running.values where priorityOf(download.url) < .visible {
+            total += 1
+            if Self.host(of: download.url) == host { onHost += 1 }
+        }
+        return total < maxTotal - reservedTotal && onHost < maxPerHost - reservedPerHost
     }
 
     mutating func start(_ id: Int, _ url: URL, activity: DownloadActivity) {
@@ -104,7 +114,7 @@ struct DownloadQueue {
             for (i, waiter) in waiting.enumerated() {
                 let p = priority(waiter.url)
                 let rank = (p, waiter.turnsLost)
-                if canStart(waiter.url, priority: p), best == nil || Self.outranks(rank, best!.rank) {
+                if canStart(waiter.url, priority: p, priorityOf: priority), best == nil || Self.outranks(rank, best!.rank) {
                     best = (i, rank)
                 }
             }

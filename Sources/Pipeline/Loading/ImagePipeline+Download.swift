@@ -34,6 +34,7 @@ extension ImagePipeline {
                 counters.add(\.bytesDownloaded, n)
             }
             if stored != nil { counters.add(\.revalidated) }
+            let began = ContinuousClock.now
             // Its own task, so that preempting it leaves this download (and its subscribers) waiting for a slot.
             let attempt = Task { () async throws -> Revalidation in
                 guard let stored else { return .modified(try await loader.load(url, limits: limits, received: received)) }
@@ -45,9 +46,11 @@ extension ImagePipeline {
             releaseDownloadSlot(slot)
             switch result {
             case .success(.modified(let data)):
+                downloadTime.add(.now - began)
                 await keep(data, for: url)
                 return CachedBytes(data: data, fromDisk: false)
             case .success(.notModified(let data)):
+                downloadTime.add(.now - began)
                 counters.add(\.notModified)
                 await keep(data, for: url, fromDisk: true)
                 return CachedBytes(data: data, fromDisk: true)
@@ -84,6 +87,11 @@ extension ImagePipeline {
         underWay.progress(of: url)
     }
 
+    /// How long a download typically takes once it has a slot (a moving average); nil before the first one ends.
+    public nonisolated var typicalDownloadTime: Duration? {
+        downloadTime.typical
+    }
+
     /// A download is as urgent as the most urgent request waiting for its URL.
     private func priority(of url: URL) -> RequestPriority {
         guard let requests = renderRequestsByURL[url] else { return .prefetch }
@@ -97,7 +105,7 @@ extension ImagePipeline {
     /// Waits for a download slot for `url`; returns the slot's id, to release it with.
     private func acquireDownloadSlot(for url: URL, turnsLost: Int) async throws -> Int {
         let id = downloadQueue.newID()
-        if downloadQueue.canStart(url, priority: priority(of: url)) {
+        if downloadQueue.canStart(url, priority: priority(of: url), priorityOf: priority(of:)) {
             downloadQueue.start(id, url, activity: DownloadActivity(turnsLost: turnsLost))
             return id
         }

@@ -9,10 +9,17 @@ import Items
 final class ThumbnailBinder {
     let pool: SlotPool
     let loader: any ThumbnailLoading
-    /// Whether to warm the next screen in the scroll direction and the previous one.
+    /// Whether to warm the rows around the screen (see `PrefetchWindow` for which).
     private let prefetches: Bool
-    /// The rows (and loaded count) the last prefetch was computed for.
-    private var prefetchedAround: (rows: Range<Int>, loaded: Int)?
+    /// The rows on screen, the loaded count and whether the scroll was at rest when the last prefetch was computed,
+    /// and the rows it warms.
+    private var prefetchedAround: (rows: Range<Int>, loaded: Int, atRest: Bool)?
+    private var warming: Set<Int> = []
+    /// How fast the screen moves, measured on `clock`.
+    private var pace = ScrollPace()
+    private let clock: @Sendable () -> ContinuousClock.Instant
+    /// Wakes the table when the scroll comes to rest, so the rest's prefetch is computed.
+    private var restWake: (at: ContinuousClock.Instant, task: Task<Void, Never>)?
     /// The thumbnail size the slots were bound at: pictures of another size are drawn anew.
     private var boundSize: CellSize?
     /// Set when the size changed: the prefetch waits until the rows on screen are drawn at the new size.
@@ -25,9 +32,11 @@ final class ThumbnailBinder {
     var pixelPictures: PixelPictures?
 
     init(loader: any ThumbnailLoading, margin: Int, prefetches: Bool, counters: SlotCounters,
-         changed: ChangeSignal, policy: SlotBindingPolicy = .safe) {
+         changed: ChangeSignal, policy: SlotBindingPolicy = .safe,
+         clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.loader = loader
         self.prefetches = prefetches
+        self.clock = clock
         self.changed = changed
         self.pool = SlotPool(margin: margin, counters: counters, changed: changed, policy: policy)
     }
@@ -40,11 +49,14 @@ final class ThumbnailBinder {
     /// the screen now needs; the new size's prefetch waits until the rows on screen are drawn, so its renders do not
     /// compete with theirs.
     func update(visible: Range<Int>, list: ListState, size: CellSize) {
+        let now = clock()
+        pace.record(top: visible.lowerBound, at: now)
         if size != boundSize {
             if let old = boundSize {
                 pool.releaseAll(keeping: visible.count + pool.margin)
                 if prefetches { loader.prefetch([], size: old) }
                 prefetchedAround = nil
+                warming = []
                 prefetchWaitsForScreen = true
             }
             boundSize = size
@@ -65,7 +77,7 @@ final class ThumbnailBinder {
         if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures) }
         if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
         prefetchWaitsForScreen = false
-        if prefetches { prefetch(around: visible, list: list, size: size) }
+        if prefetches { prefetch(around: visible, list: list, size: size, now: now) }
     }
 
     /// Brings the rows on screen in line with the terminal's images: a row whose image the terminal lost shows its
@@ -113,6 +125,7 @@ final class ThumbnailBinder {
     /// The rows changed under the same screen (a filter): the next update prefetches anew.
     func rowsChanged() {
         prefetchedAround = nil
+        warming = []
     }
 
     /// Stops every thumbnail load: the prefetch, the slots' and the detail pane's.
@@ -171,23 +184,29 @@ final class ThumbnailBinder {
         return urls.count
     }
 
-    /// The display rows to warm: the visible ones (so a prefetch already fetching a row that scrolls into view is
-    /// joined, not cancelled), then the next screen in the scroll direction, then the previous one, nearest first.
-    static func prefetchRows(around visible: Range<Int>, itemCount: Int, movingUp: Bool) -> [Int] {
-        let n = max(1, visible.count)
-        let end = min(visible.upperBound, itemCount), start = min(visible.lowerBound, itemCount)
-        let below = Array(end..<min(itemCount, end + n))
-        let above = Array((max(0, start - n)..<start).reversed())
-        let shown = Array(start..<end)
-        return shown + (movingUp ? above + below : below + above)
-    }
-
-    private func prefetch(around visible: Range<Int>, list: ListState, size: CellSize) {
-        if let last = prefetchedAround, last.rows == visible, last.loaded == list.items.count { return }
-        let movingUp = prefetchedAround.map { visible.lowerBound < $0.rows.lowerBound } ?? false
-        prefetchedAround = (visible, list.items.count)
-        let rows = Self.prefetchRows(around: visible, itemCount: list.itemCount, movingUp: movingUp)
+    private func prefetch(around visible: Range<Int>, list: ListState, size: CellSize, now: ContinuousClock.Instant) {
+        let speed = pace.rowsPerSecond(at: now)
+        if let last = prefetchedAround, last.rows == visible, last.loaded == list.items.count,
+           last.atRest == (speed <= 0) { return }
+        prefetchedAround = (visible, list.items.count, speed <= 0)
+        let window = PrefetchWindow(visible: visible, rowCount: list.itemCount, movingUp: pace.movingUp,
+                                    rowsPerSecond: speed, latency: loader.typicalLatency)
+        let rows = window.rows(warming: warming)
+        warming = Set(rows)
         let urls = rows.compactMap { row in list.itemIndex(forRow: row).flatMap { list.items[$0].rowImageURL } }
         loader.prefetch(urls, size: size)
+        if let rest = pace.restsAt(after: now) { wake(at: rest, now: now) }
+    }
+
+    /// Asks for an update at `instant` (when the scroll will have come to rest, unless it moves again).
+    private func wake(at instant: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        if let restWake, restWake.at == instant { return }
+        restWake?.task.cancel()
+        let delay = instant - now
+        restWake = (instant, Task { [weak self] in
+            guard (try? await Task.sleep(for: delay)) != nil, let self else { return }
+            self.restWake = nil
+            self.changed.send()
+        })
     }
 }

@@ -23,6 +23,9 @@ public protocol ThumbnailLoading: Sendable {
     /// cancels its load. Nil when none is under way (the picture comes from a cache, is being decoded, or the loader
     /// does not say).
     func download(of url: URL) -> DownloadStanding?
+    /// How long a load typically takes to arrive once started, for deciding whether a prefetch can land before the
+    /// scroll gets to its row; nil when the loader has not measured it yet.
+    var typicalLatency: Duration? { get }
     /// The image's bytes as the server or the file gave them, for saving (the `w` key): from the caches when they
     /// are there, else fetched; throws a readable error.
     func original(_ url: URL) async throws -> OriginalImage
@@ -59,5 +62,6 @@ extension ThumbnailLoading {
         _ = try await thumbnail(url, size: size).value()
     }
     public func download(of url: URL) -> DownloadStanding? { nil }
+    public var typicalLatency: Duration? { nil }
     public func original(_ url: URL) async throws -> OriginalImage { throw OriginalUnavailable() }
 }
