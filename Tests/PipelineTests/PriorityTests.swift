@@ -45,4 +45,32 @@ import TextArt
         loader.answer()
         for task in tasks { _ = try await task.value }
     }
+
+    @Test func prefetchesNeverHoldTheReservedSlotsButOneJoinedByAVisibleRowMakesRoom() async throws {
+        // Six slots, two kept for rows on screen: four prefetches run, the fifth waits.
+        let pipeline = pipeline(maxDownloads: 6)
+        var tasks = (1...5).map { i in
+            Task { try await pipeline.thumbnail(request("\(i).png"), priority: .prefetch).value() }
+        }
+        await loader.waitForStarts(4)
+        while await pipeline.downloadQueue.waiting.count < 1 { await Task.yield() }
+        #expect(loader.started.count == 4)
+        // A row on screen asks for what the first prefetch fetches: that download is now the row's, and the waiting
+        // prefetch takes the place it left.
+        let first = try #require(loader.started.first?.lastPathComponent)
+        tasks.append(Task { try await pipeline.thumbnail(request(first)).value() })
+        await loader.waitForStarts(5)
+        #expect(Set(loader.started.map(\.lastPathComponent)) == Set((1...5).map { "\($0).png" }))
+        // Five running, four of them prefetches: another prefetch waits although a slot is free; a row on screen
+        // takes it.
+        tasks.append(Task { try await pipeline.thumbnail(request("6.png"), priority: .prefetch).value() })
+        while await pipeline.downloadQueue.waiting.count < 1 { await Task.yield() }
+        #expect(loader.started.count == 5)
+        tasks.append(Task { try await pipeline.thumbnail(request("7.png")).value() })
+        await loader.waitForStarts(6)
+        #expect(loader.started.last?.lastPathComponent == "7.png")
+        loader.answerEverything()
+        for task in tasks { _ = try await task.value }
+        #expect(pipeline.counters.snapshot.maxDownloadsInFlight == 6)
+    }
 }

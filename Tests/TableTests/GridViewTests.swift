@@ -158,8 +158,11 @@ import Testing
 
     @Test func prefetchWarmsTheNextScreenInTheScrollDirection() async throws {
         let loader = FakeThumbnailLoader()
-        let (table, _) = await gridTable(FakeItemSource(count: 300, pageSize: 300), loader: loader)
+        let clock = ManualClock()
+        let (table, _) = await ChangeWaiter.startedTable(FakeItemSource(count: 300, pageSize: 300), loader: loader,
+                                                         layout: .grid, clock: clock)
         table.update()
+        clock.advance(by: .seconds(1))
         table.page(by: 1)
         table.update()
         let visible = table.visibleRows
@@ -167,6 +170,7 @@ import Testing
         #expect(Array(warmed.prefix(visible.count)) == Array(visible), "the screen first")
         #expect(Array(warmed.dropFirst(visible.count).prefix(visible.count))
                 == Array(visible.upperBound..<visible.upperBound + visible.count), "then the next screen down")
+        clock.advance(by: .seconds(1))
         table.page(by: -1)
         table.update()
         let back = try #require(loader.prefetched.last).map { Int($0.deletingPathExtension().lastPathComponent)! }

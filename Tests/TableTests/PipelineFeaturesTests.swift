@@ -10,12 +10,14 @@ import Testing
 /// falls back to the small image and can delete an image from the caches.
 @MainActor
 @Suite struct PipelineFeaturesTests {
-    func makeTable(count: Int = 300, loader: FakeThumbnailLoader, lowData: Bool = false,
+    func makeTable(count: Int = 300, loader: FakeThumbnailLoader, lowData: Bool = false, clock: ManualClock? = nil,
                    makeItem: @escaping @Sendable (Int) -> Item = FakeItemSource.numberedItem)
         async -> (TableController, ChangeWaiter) {
+        let read = ManualClock.read(clock)
         let table = TableController(source: FakeItemSource(count: count, pageSize: 100, makeItem: makeItem),
                                     loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), lowData: lowData))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), lowData: lowData,
+                                                         clock: read))
         let waiter = ChangeWaiter(table)
         waiter.observe(loader)
         table.resize(columns: 80, rows: 24)
@@ -51,21 +53,32 @@ import Testing
 
     @Test func theNextScreenInTheScrollDirectionIsPrefetchedFirst() async {
         let loader = FakeThumbnailLoader()
-        let (table, _) = await makeTable(loader: loader)
+        let clock = ManualClock()
+        let (table, _) = await makeTable(loader: loader, clock: clock)
         table.update()
         let visible = table.visibleRows
         let down = (loader.prefetched.last ?? []).map(\.lastPathComponent)
         #expect(down.prefix(visible.count) == ArraySlice(visible.map { "\($0).png" }), "the rows on screen stay wanted")
         #expect(down.dropFirst(visible.count).first == "\(visible.upperBound).png", "then below the screen, nearest first")
         #expect(down.count == 2 * visible.count, "one screen ahead; none above the first row")
-        for _ in 0..<5 { table.page(by: 1) }
-        table.update()
+        for _ in 0..<5 {
+            clock.advance(by: .seconds(1))
+            table.page(by: 1)
+            table.update()
+        }
+        clock.advance(by: .seconds(1))
         table.page(by: -1)
         table.update()
         let now = table.visibleRows
         let up = (loader.prefetched.last ?? []).map(\.lastPathComponent)
         #expect(up.dropFirst(now.count).first == "\(now.lowerBound - 1).png", "moving up: the screen above first")
-        #expect(up.count == 3 * now.count, "and the screen below after it")
+        #expect(up.count == 2 * now.count, "nothing behind while the scroll moves")
+        clock.advance(by: .seconds(1))
+        table.update()
+        let rest = (loader.prefetched.last ?? []).map(\.lastPathComponent)
+        #expect(rest.prefix(2 * now.count) == up.prefix(2 * now.count))
+        #expect(rest.count == 3 * now.count, "at rest, the screen below after it")
+        #expect(rest.last == "\(now.upperBound + now.count - 1).png")
     }
 
     @Test func theReuseOverlayShowsSlotsAndCounters() async {

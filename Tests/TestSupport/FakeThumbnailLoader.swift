@@ -18,6 +18,7 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
     private var _cache: [URL: CellBuffer] = [:]
     private var _prefetched: [[URL]] = []
     private var _removed: [URL] = []
+    private var _latency: Duration?
     /// Keep finished pictures in a memory cache, as the pipeline does, so `cachedThumbnail` answers.
     public let caches: Bool
     /// URLs whose load fails with a readable reason.
@@ -33,6 +34,14 @@ public final class FakeThumbnailLoader: ThumbnailLoading, @unchecked Sendable {
     public var prefetched: [[URL]] { lock.withLock { _prefetched } }
     /// URLs removed from the cache.
     public var removed: [URL] { lock.withLock { _removed } }
+
+    /// What the loader says a load typically takes (`typicalLatency`); nil until a test sets it.
+    public var latency: Duration? {
+        get { lock.withLock { _latency } }
+        set { lock.withLock { _latency = newValue } }
+    }
+
+    public var typicalLatency: Duration? { latency }
 
     public func thumbnail(_ url: URL, size: CellSize) -> ThumbnailLoad {
         if let cells = lock.withLock({ _cache[url] }) { return .ready(cells) }

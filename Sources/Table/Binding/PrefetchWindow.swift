@@ -2,7 +2,7 @@ import Basics
 
 /// Which rows to warm around the screen: a prefetch must pay for itself.
 ///
-/// At rest, the next screen in the last scroll direction and the previous one. While the scroll moves, only rows
+/// At rest (or at the end of the rows), the next screen in the last scroll direction and the previous one. While the scroll moves, only rows
 /// ahead, and only those whose picture, fetched now, would land while the row still has `dwell` left on screen: so
 /// rows flying past faster than that (a held PgDn) are not fetched at all, and rows coming at a readable pace are
 /// fetched as far ahead as the scroll travels in one fetch's time. A row already being warmed stays wanted while it
@@ -36,7 +36,8 @@ struct PrefetchWindow {
             let row = ahead != movingUp ? end + d : start - 1 - d
             return (0..<rowCount).contains(row) ? row : nil
         }
-        let atRest = rowsPerSecond <= 0
+        // At the end of the rows in the scroll direction, the scroll can only come back: that is rest too.
+        let atRest = rowsPerSecond <= 0 || row(0, ahead: true) == nil
         let speed = rowsPerSecond, lands = (latency ?? .zero).inSeconds, dwell = Self.dwell.inSeconds
         // Row d comes on screen after d/speed and leaves after (d + n)/speed.
         func pays(_ d: Int) -> Bool {
@@ -44,7 +45,7 @@ struct PrefetchWindow {
         }
         let reach = atRest ? n : n + Int((speed * lands).rounded(.up))
         let new = (0..<reach).filter(pays)
-        let kept = warming.compactMap(distance).filter { $0 < rowCount }
+        let kept = warming.compactMap(distance)
         let ahead = Set(new + kept).sorted().compactMap { row($0, ahead: true) }
         let behind = atRest ? (0..<n).compactMap { row($0, ahead: false) } : []
         return Array(start..<end) + ahead + behind

@@ -3,8 +3,8 @@ import Basics
 /// How fast the rows on screen are moving: the first row on screen, recorded at each update, gives the rows passed
 /// in the last `window` and the direction of the last move. No move within the window is rest.
 ///
-/// One key press counts as slow (a row, or a screen, in a whole window); keys held down or repeated count as fast,
-/// from the second or third key on.
+/// One key press counts as slow (a row, or a screen, in a whole window); keys held down or repeated count at the
+/// rate they come, from the second on.
 struct ScrollPace {
     /// How far back moves count, and how long after the last move the scroll is at rest.
     static let window: Duration = .milliseconds(300)
@@ -24,11 +24,18 @@ struct ScrollPace {
         moves.append((now, abs(top - lastTop)))
     }
 
-    /// Rows a second over the last window; 0 at rest.
+    /// Rows a second: with one move in the last window, its rows over the window; with more, the rows moved after
+    /// the first over the time since it (so a held key is fast from its second repeat). 0 at rest.
     func rowsPerSecond(at now: ContinuousClock.Instant) -> Double {
-        let rows = moves.reduce(0) { now - $1.at <= Self.window ? $0 + $1.rows : $0 }
-        return Double(rows) / Self.window.inSeconds
+        let recent = moves.filter { now - $0.at <= Self.window }
+        guard let first = recent.first, let last = recent.last else { return 0 }
+        guard recent.count > 1 else { return Double(first.rows) / Self.window.inSeconds }
+        let rows = recent.dropFirst().reduce(0) { $0 + $1.rows }
+        return Double(rows) / max((last.at - first.at).inSeconds, Self.shortestInterval.inSeconds)
     }
+
+    /// Moves closer together than this (a wheel's burst of events) count as this far apart.
+    static let shortestInterval: Duration = .milliseconds(16)
 
     /// When the scroll will be at rest if nothing moves meanwhile; nil if it is at rest already.
     func restsAt(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
