@@ -32,8 +32,10 @@ import Testing
 
     func makeTable(_ loader: any ThumbnailLoading, fake: FakeThumbnailLoader, count: Int = 300,
                    layout: LayoutMode = .list) async -> (TableController, ChangeWaiter) {
+        // Keys a second apart: slots are reused, not freed for rows flown past (`ScrollPaceTests`).
         let table = TableController(source: FakeItemSource(count: count, pageSize: 100), loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), layout: layout))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), layout: layout,
+                                                         clock: ManualClock(step: .seconds(1)).read))
         let waiter = ChangeWaiter(table)
         waiter.observe(fake)
         table.resize(columns: 80, rows: 24)

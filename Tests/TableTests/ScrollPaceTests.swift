@@ -89,4 +89,48 @@ import Testing
         #expect(ahead.max()! >= visible.upperBound + visible.count, "beyond the next screen")
         #expect(rows(loader.prefetched.last).allSatisfy { $0 >= visible.lowerBound }, "nothing behind")
     }
+
+    @Test func aHeldPageDownCancelsTheLoadsOfRowsItFliesPast() async {
+        let loader = FakeThumbnailLoader(gated: true)
+        let clock = ManualClock()
+        let (table, waiter) = await table(loader: loader, clock: clock)
+        table.update()
+        let first = table.visibleRows
+        #expect(await waiter.until { loader.started.count >= first.count })
+        // Half a screen a key, 30 keys a second: each row is on screen for about 66 ms. Two keys pass the first
+        // screen, and the pool has slots to spare: only flying past frees theirs.
+        let half = first.count / 2
+        table.move(by: first.count - 2)
+        table.update()
+        #expect(table.visibleRows == first, "the selection is at the bottom of the screen")
+        clock.advance(by: .seconds(1))
+        for _ in 1...2 {
+            clock.advance(by: .milliseconds(33))
+            table.move(by: half)
+            table.update()
+        }
+        let passed = first.lowerBound..<table.visibleRows.lowerBound
+        #expect(passed.count == 2 * half)
+        #expect(passed.allSatisfy { table.pool.slot(forItem: $0) == nil }, "the slots of the rows flown past are free")
+        #expect(await waiter.until { loader.cancelled >= passed.count }, "and their loads cancelled")
+        #expect(table.pool.log.entries.contains { $0.contains("flown past") })
+        #expect(table.pool.counters.wrongPaints == 0)
+    }
+
+    @Test func aReadablePaceLetsTheLoadsOfRowsJustPassedFinish() async {
+        let loader = FakeThumbnailLoader(gated: true)
+        let clock = ManualClock()
+        let (table, waiter) = await table(loader: loader, clock: clock)
+        table.update()
+        let top = table.visibleRows.lowerBound
+        #expect(await waiter.until { loader.started.count >= table.visibleRows.count })
+        for _ in 1...8 {
+            clock.advance(by: .milliseconds(100))
+            table.move(by: 1)
+            table.update()
+        }
+        #expect(table.visibleRows.lowerBound > top, "the first row has left the screen")
+        #expect(table.pool.slot(forItem: top)?.isLoading == true, "its load goes on in its slot")
+        #expect(loader.cancelled == 0)
+    }
 }

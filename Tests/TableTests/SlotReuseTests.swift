@@ -9,8 +9,10 @@ import Testing
 @MainActor
 @Suite struct SlotReuseTests {
     func makeTable(count: Int, loader: FakeThumbnailLoader, rows: Int = 24) async -> (TableController, ChangeWaiter) {
+        // Keys a second apart: slots are reused, not freed for rows flown past (`ScrollPaceTests`).
         let table = TableController(source: FakeItemSource(count: count, pageSize: 100), loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
+                                                         clock: ManualClock(step: .seconds(1)).read))
         let waiter = ChangeWaiter(table)
         waiter.observe(loader)
         table.resize(columns: 80, rows: rows)

@@ -11,6 +11,12 @@ struct PrefetchWindow {
     /// The least time a picture must show on screen, once it lands, for fetching it ahead to be worth its bytes.
     static let dwell: Duration = .milliseconds(100)
 
+    /// Whether rows pass faster than they can be seen: each is on screen for less than `dwell`. The loads of rows
+    /// flown past at such a pace are cancelled rather than left to finish.
+    static func isFlying(rowsOnScreen: Int, rowsPerSecond: Double) -> Bool {
+        rowsPerSecond > 0 && Double(max(1, rowsOnScreen)) / rowsPerSecond < dwell.inSeconds
+    }
+
     /// The rows on screen.
     var visible: Range<Int>
     /// All the rows there are.

@@ -93,6 +93,20 @@ public final class SlotPool {
         if let slot = slotForItem.removeValue(forKey: index) { free(slot) }
     }
 
+    /// Frees the slots still loading for rows the scroll has flown past, cancelling their loads so that their
+    /// downloads give way to the rows on screen; the naive policy keeps them (its bug is leaving loads running).
+    /// - Parameter standing: where a download stands, for the log (see `bind`).
+    func freeLoading(flownPast: (Int) -> Bool, standing: (URL) -> DownloadStanding? = { _ in nil }) {
+        guard policy.cancelsOnReuse else { return }
+        for slot in slots where slot.isLoading {
+            guard let item = slot.boundItem, flownPast(item), let url = slot.imageURL else { continue }
+            let stood = standing(url)
+            slotForItem[item] = nil
+            slot.prepareForReuse()
+            log.add(slot: slot.id, SlotLog.row(item) + " flown past, " + SlotLog.cancelled(url, standing: stood))
+        }
+    }
+
     /// Frees a slot, cancelling its load, and logs it if a load was cancelled.
     private func free(_ slot: RowSlot) {
         let item = slot.boundItem, url = slot.imageURL

@@ -74,10 +74,16 @@ final class ThumbnailBinder {
             case let load: slot.start(load)
             }
         }
+        let speed = pace.rowsPerSecond(at: now)
+        if PrefetchWindow.isFlying(rowsOnScreen: visible.count, rowsPerSecond: speed),
+           let first = rows.first?.0, let last = rows.last?.0 {
+            let up = pace.movingUp
+            pool.freeLoading(flownPast: { up ? $0 > last : $0 < first }, standing: loader.download(of:))
+        }
         if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures) }
         if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
         prefetchWaitsForScreen = false
-        if prefetches { prefetch(around: visible, list: list, size: size, now: now) }
+        if prefetches { prefetch(around: visible, list: list, size: size, speed: speed, now: now) }
     }
 
     /// Brings the rows on screen in line with the terminal's images: a row whose image the terminal lost shows its
@@ -184,8 +190,8 @@ final class ThumbnailBinder {
         return urls.count
     }
 
-    private func prefetch(around visible: Range<Int>, list: ListState, size: CellSize, now: ContinuousClock.Instant) {
-        let speed = pace.rowsPerSecond(at: now)
+    private func prefetch(around visible: Range<Int>, list: ListState, size: CellSize, speed: Double,
+                          now: ContinuousClock.Instant) {
         if let last = prefetchedAround, last.rows == visible, last.loaded == list.items.count,
            last.atRest == (speed <= 0) { return }
         prefetchedAround = (visible, list.items.count, speed <= 0)
