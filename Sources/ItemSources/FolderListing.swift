@@ -1,3 +1,4 @@
+import Items
 import Synchronization
 
 /// The images a folder walk has found so far, in listing order: the walk (on a thread of its own) adds to it, pages
@@ -115,6 +116,15 @@ final class FolderListing: Sendable {
             let end = min(state.paths.count, needed)
             let paths = start < end ? Array(state.paths[start..<end]) : []
             return Window(paths: paths, listed: state.paths.count, found: state.found, end: state.end)
+        }
+    }
+
+    /// How many images the walk has found (listed in order or not yet) and whether it goes on, without waiting.
+    var count: ItemCount {
+        state.withLock { state in
+            let walking = state.end == nil
+            return ItemCount(total: walking ? max(state.found, state.paths.count) : state.paths.count,
+                             stillCounting: walking)
         }
     }
 

@@ -103,6 +103,10 @@ public struct FolderSource: ItemSource {
                         totalCount: walking ? max(window.found, window.listed) : window.listed, stillCounting: walking)
     }
 
+    public func countSoFar() -> ItemCount? {
+        listing.count
+    }
+
     func item(_ relativePath: [UInt8]) -> Item {
         let path = directory.appending(relativePath)
         let shownName = LocalPath(bytes: relativePath).description

@@ -14,10 +14,25 @@ public protocol ItemSource: Sendable {
     /// Looks up an item's picture again, for a row whose lookup failed (the `r` key): the item as it is now, or
     /// nil when the source has no lookup to repeat.
     func refreshImage(of item: Item) async -> Item?
+    /// For a source that counts its items as it finds them (a folder being walked): the count now, read without
+    /// waiting, so the header can follow it between pages. Nil for a source that does not.
+    func countSoFar() -> ItemCount?
+}
+
+/// How many items a source has found, and whether it is still finding more.
+public struct ItemCount: Sendable, Equatable {
+    public var total: Int
+    public var stillCounting: Bool
+
+    public init(total: Int, stillCounting: Bool) {
+        self.total = total
+        self.stillCounting = stillCounting
+    }
 }
 
 extension ItemSource {
     public func refreshImage(of item: Item) async -> Item? { nil }
+    public func countSoFar() -> ItemCount? { nil }
     public var origin: ItemOrigin { .remote }
 }
 

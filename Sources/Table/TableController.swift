@@ -39,6 +39,8 @@ public final class TableController {
     /// The spinner's frame, advanced by the app's timer while something loads.
     public private(set) var tick = 0
     private let pages: PageLoader
+    /// Follows the source's count between pages while it is still counting (see `watchCount`).
+    private var countWatch: Task<Void, Never>?
     let batch: BatchPrefetch
     private let changes = ChangeSignal()
 
@@ -496,6 +498,7 @@ public final class TableController {
         switch result {
         case .success(let page):
             if let notes = list.append(page) { status = notes }
+            if page.stillCounting { watchCount() }
         case .failure(let error):
             list.status = .failed(message: String(describing: error), cursor: cursor)
         }
@@ -510,8 +513,30 @@ public final class TableController {
         changed()
     }
 
+    /// How often the header looks at a count the source is still making.
+    static let countInterval: Duration = .milliseconds(250)
+
+    /// While the source is still counting (a folder walk going on), reads its count every `countInterval` and
+    /// redraws the header when it moved, until the count is final: the header's "found so far" keeps up with the
+    /// walk, not only when a page arrives.
+    private func watchCount() {
+        guard countWatch == nil else { return }
+        countWatch = Task { [weak self] in
+            while (try? await Task.sleep(for: Self.countInterval)) != nil {
+                guard let self, let count = self.source.countSoFar() else { return }
+                if count.total != self.list.total || count.stillCounting != self.list.totalStillCounting {
+                    self.list.recount(count)
+                    self.changed()
+                }
+                if !count.stillCounting { break }
+            }
+            self?.countWatch = nil
+        }
+    }
+
     /// Stops every load: page, thumbnails, detail image.
     public func cancelAll() {
+        countWatch?.cancel()
         pages.cancel()
         batch.stop()
         binder.cancelAll(size: listLayout.thumbnailBox)

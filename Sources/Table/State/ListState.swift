@@ -104,6 +104,12 @@ public struct ListState: Sendable {
             || (item.attribution?.lowercased().contains(text) ?? false)
     }
 
+    /// Takes the source's count between pages (a folder walk going on): the header follows it.
+    mutating func recount(_ count: ItemCount) {
+        total = count.total
+        totalStillCounting = count.stillCounting
+    }
+
     /// Adds a page's items (filtered as the rest) and notes, and takes its next cursor.
     /// - Returns: the page's notes as one line for the status line, if it brought any.
     mutating func append(_ page: ItemPage) -> String? {
