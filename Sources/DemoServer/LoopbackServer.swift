@@ -362,15 +362,11 @@ public final class LoopbackServer: Sendable {
     /// or the client reset it. A client that only closes its end is noticed by the next write.
     private func pause(for duration: Duration, on connection: Int32) -> Bool {
         guard duration > .zero else { return true }
-        let clock = ContinuousClock()
-        let end = clock.now + duration
+        let end = ContinuousClock.now + duration
         while true {
-            let left = clock.now.duration(to: end)
-            guard left > .zero else { return true }
-            let (seconds, attoseconds) = left.components
             // Rounded up, so that a wait never ends early.
-            let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + Self.attosecondsPerMillisecond - 1)
-                                         / Self.attosecondsPerMillisecond)
+            let milliseconds = pollMilliseconds(until: end)
+            guard milliseconds > 0 else { return true }
             // No events asked for: poll returns on the timeout, or on POLLHUP, which only both ends shut (our
             // stop) raises.
             var watch = pollfd(fd: connection, events: 0, revents: 0)
@@ -379,8 +375,6 @@ public final class LoopbackServer: Sendable {
             if ready != 0 { return false }
         }
     }
-
-    private static let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -86,10 +86,7 @@ final class Engine: @unchecked Sendable {
             let nextStall = endStalledTransfers()
             // Sleeps until a socket is ready, curl's next timer, the next stall deadline, or a wake-up from `submit`.
             var wait: Int32 = transfers.isEmpty ? 60_000 : 1_000
-            if let nextStall {
-                let (seconds, attoseconds) = (nextStall - .now).components
-                wait = min(wait, Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000) + 1))
-            }
+            if let nextStall { wait = min(wait, pollMilliseconds(until: nextStall)) }
             var ready: Int32 = 0
             ccurl_multi_poll(multi, wait, &ready)
         }

@@ -60,12 +60,6 @@ enum GraphicsProbe {
         return (["1", "on", "all"].contains(String(first)), features.contains("RGB"))
     }
 
-    /// Whole milliseconds left until `deadline`, for poll.
-    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-        let left = deadline - ContinuousClock.now
-        return Int32(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-    }
-
     /// Writes the queries and reads the answers until DA1's (or the budget), in raw mode; then restores the tty's
     /// modes and drops any input left, so a late answer does not reach curses as keys.
     static func ask(_ queries: [UInt8]) -> TerminalReplies {
@@ -89,7 +83,7 @@ enum GraphicsProbe {
         let deadline = ContinuousClock.now + budget
         var buffer = [UInt8](repeating: 0, count: 512)
         while !parser.isComplete {
-            let milliseconds = Self.milliseconds(until: deadline)
+            let milliseconds = pollMilliseconds(until: deadline)
             guard milliseconds > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)

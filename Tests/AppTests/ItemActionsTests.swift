@@ -204,7 +204,9 @@ import Testing
             mv \(record.path).part \(record.path)
             """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
-        let launcher = BrowserLauncher(environment: ["BROWSER": script.path])
+        // Run by sh rather than exec'd: a file just written cannot be exec'd while another test's child, started in
+        // between, still holds its descriptor (ETXTBSY).
+        let launcher = BrowserLauncher(environment: ["BROWSER": "sh \(script.path)"])
         let status = await withCheckedContinuation { continuation in
             do {
                 try launcher.open("http://127.0.0.1/a?b=c d") { continuation.resume(returning: $0) }

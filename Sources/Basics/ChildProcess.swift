@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Starts a command with posix_spawn, as Foundation's Process would but without Foundation: no shell (the
+/// arguments are argv), `arguments[0]` looked up in PATH, stdin and stderr on /dev/null, stdout on /dev/null or a
+/// descriptor given, and the signal mask and dispositions back to their defaults (the program blocks and ignores some
+/// for its own reasons, and a child would inherit that).
+public enum ChildProcess {
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26+, `spawn.h`): Swift's Glibc module leaves out that GNU extension's macro.
+    static let spawnSetsid: Int32 = 0x80
+
+    /// Starts `arguments` and returns its pid, or the error number posix_spawn gave (ENOENT: not found).
+    /// - Parameters:
+    ///   - stdout: the descriptor the child's stdout goes to; nil for /dev/null.
+    ///   - newSession: run in a session of its own, so the terminal's Ctrl-C and hang-up do not reach it and it
+    ///     cannot read the keyboard.
+    public static func spawn(_ arguments: [String], stdout: Int32? = nil,
+                             newSession: Bool = false) -> Result<pid_t, SpawnError> {
+        guard let command = arguments.first else { return .failure(SpawnError(number: ENOENT)) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let stdout {
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let session = newSession ? spawnSetsid : 0
+        posix_spawnattr_setflags(&attributes, Int16(session | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, command, &actions, &attributes, &argv, environ)
+        return spawned == 0 ? .success(pid) : .failure(SpawnError(number: spawned))
+    }
+
+    /// Waits for `pid` to end and returns its status as a shell shows it: the exit status, or 128 plus the signal
+    /// that ended it. Blocks the calling thread.
+    public static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED, WEXITSTATUS and WTERMSIG, which Swift cannot call (they are macros).
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Why a command could not be started: posix_spawn's error number.
+    public struct SpawnError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var number: Int32
+        public var description: String { String(cString: strerror(number)) }
+
+        public init(number: Int32) {
+            self.number = number
+        }
+    }
+}
+
+/// Milliseconds for poll(2) until `deadline`: rounded up, so a poll never returns before the deadline only to be
+/// asked again for 0 ms; 0 once it has passed.
+public func pollMilliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+    let left = deadline - ContinuousClock.now
+    guard left > .zero else { return 0 }
+    let (seconds, attoseconds) = left.components
+    let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: milliseconds)
+}
