@@ -198,9 +198,18 @@ public final class App {
     }
 
     private func redrawAll() {
+        followCellPixels()
         resizeTables()
         invalidateScreen()
         drawFrame()
+    }
+
+    /// Sizes pictures in pixels for the terminal's cells as they are now (a font size change keeps the cells but
+    /// not their pixels).
+    private func followCellPixels() {
+        guard let cells = terminal.cellPixels else { return }
+        images?.cellPixelsChanged(to: cells)
+        detailPixels?.cellPixelsChanged(to: cells)
     }
 
     /// Makes the next draw repaint every cell, which also erases pictures drawn over them.
@@ -257,7 +266,10 @@ public final class App {
             case .handled:
                 break
             }
-            if event == .resize { invalidateScreen() }
+            if event == .resize {
+                followCellPixels()
+                invalidateScreen()
+            }
         }
         terminal.qQuits = table.detail == nil && table.pageFailure == nil && !table.isEditingFilter
             && !table.showingHelp

@@ -27,7 +27,7 @@ final class DetailPanePixels {
     static let kittyImageID: UInt32 = 0x00_7E_57_01
 
     private let form: Form
-    private let cellPixels: CellPixelSize
+    private var cellPixels: CellPixelSize
     private let pipeline: ImagePipeline
     private let insideTmux: Bool
     private let send: ([UInt8]) -> Void
@@ -97,6 +97,17 @@ final class DetailPanePixels {
         guard case .kitty(let id) = form, shown != nil else { return }
         send(KittyCommands.delete(id: id))
         shown = nil
+    }
+
+    /// The terminal's cells changed size in pixels (a font size change): the picture is fetched and encoded again
+    /// for the new size, and the one on screen (sized for the old cells) is deleted.
+    func cellPixelsChanged(to size: CellPixelSize) {
+        guard size != cellPixels else { return }
+        cellPixels = size
+        deleteImage()
+        cancel()
+        encoded = nil
+        wanted = nil
     }
 
     /// Stops the load under way.

@@ -15,10 +15,11 @@ import Table
 /// no other graphics command interleave with an upload's chunks), before the frame that draws their cells.
 @MainActor
 final class TerminalImages: PixelPictures {
-    /// A picture at a size: what one image holds.
+    /// A picture at a size, for cells of a size in pixels: what one image holds.
     struct Key: Hashable {
         var url: URL
         var grid: CellSize
+        var cells: CellPixelSize
     }
 
     private struct Held {
@@ -34,7 +35,7 @@ final class TerminalImages: PixelPictures {
     private var maxImages: Int { form == .direct ? 400 : 200 }
 
     private let pipeline: ImagePipeline
-    private let cellPixels: CellPixelSize
+    private var cellPixels: CellPixelSize
     private let form: KittyPlaceholder.ColorForm
     private let insideTmux: Bool
     private let send: @MainActor ([UInt8]) -> Void
@@ -73,7 +74,7 @@ final class TerminalImages: PixelPictures {
     // MARK: PixelPictures
 
     func picture(of url: URL, grid: CellSize) -> PixelPicture {
-        let key = Key(url: url, grid: grid)
+        let key = Key(url: url, grid: grid, cells: cellPixels)
         if rejected.contains(key) { return .unavailable }
         if let image = use(key) { return .ready(image) }
         guard (1...KittyPlaceholder.maxIndex + 1).contains(grid.columns),
@@ -115,6 +116,18 @@ final class TerminalImages: PixelPictures {
         heldBytes = 0
     }
 
+    /// The terminal's cells changed size in pixels (a font size change): every image, sized for the old cells, is
+    /// deleted, and the rows on screen ask for new ones at the new size.
+    func cellPixelsChanged(to size: CellPixelSize) {
+        guard size != cellPixels else { return }
+        cellPixels = size
+        generation += 1
+        deleteAll()
+        onChange?()
+    }
+
+    private(set) var generation = 0
+
     // MARK: Uploads
 
     private func use(_ key: Key) -> ShownImage? {
@@ -125,7 +138,8 @@ final class TerminalImages: PixelPictures {
     }
 
     private func upload(_ bitmap: Bitmap, as key: Key) -> ShownImage? {
-        if rejected.contains(key) { return nil }
+        // Fetched for cells of another size (the font changed meanwhile): not sent, and asked for again.
+        if rejected.contains(key) || key.cells != cellPixels { return nil }
         if let image = use(key) { return image }
         guard let id = newID() else { return nil }
         let image = ShownImage(id: id, cells: KittyPlaceholder.cells(imageID: id, columns: key.grid.columns,

@@ -40,6 +40,9 @@ public final class Terminal {
     public let colorNote: String?
     /// What the terminal draws pictures with, found before curses took the screen (`--graphics`).
     public let graphics: GraphicsCapabilities
+    /// The size of a cell in pixels: the start-up probe's, then the tty's window size (TIOCGWINSZ) after each resize
+    /// when the terminal fills in its pixel fields (a font size change resizes the window in pixels).
+    public private(set) var cellPixels: CellPixelSize?
 
     private let screen: OpaquePointer
     private var onScreen: CellBuffer?
@@ -74,6 +77,7 @@ public final class Terminal {
         }
         try Terminal.checkCapabilities()
         self.graphics = GraphicsProbe.run(graphics)
+        cellPixels = self.graphics.cellPixels
         replyFilter = graphics == .text ? nil : TerminalReplyFilter()
         // Signals become events: ncurses installs its own SIGWINCH handler only if the disposition is the default,
         // and a dispatch signal source needs the signal ignored.
@@ -442,6 +446,7 @@ public final class Terminal {
             resizeterm(rows, cols)
         }
         size = Size(columns: Int(cnc_cols()), rows: Int(cnc_lines()))
+        if let cells = GraphicsProbe.windowCellPixels() { cellPixels = cells }
         invalidate()
     }
 

@@ -147,6 +147,42 @@ struct KittyEndToEndTests {
         #expect(await terminal.exitStatus() == 0)
     }
 
+    @Test func aFontSizeChangeSendsThePicturesAgainForTheNewCells() async throws {
+        // The window's pixel fields agree with the 10x20 cells kitty's persona reports; then the font doubles: the
+        // same 100x30 cells, 20x40 pixels each.
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(), arguments: Self.demo,
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       pixels: (1000, 600), persona: .kitty)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.uploads.count >= 3 })
+        let before = terminal.snapshot.uploads
+        #expect(before.allSatisfy { $0.width <= $0.columns * 10 && $0.height <= $0.rows * 20 })
+        terminal.resize(columns: 100, rows: 30, pixels: (2000, 1200))
+        // The change deletes every image held; what is uploaded after the first delete is for the new cells.
+        let ids = Set(before.map(\.id))
+        let changeOffset: @Sendable (PtyTerminal.Snapshot) -> Int? = { snapshot in
+            snapshot.deletes.first { ids.contains($0.id) }?.offset
+        }
+        let resent = await terminal.wait { snapshot in
+            guard let change = changeOffset(snapshot) else { return false }
+            return snapshot.uploads.filter { $0.endOffset > change }.count >= 3
+        }
+        #expect(resent, "the old images deleted, new ones sent")
+        let end = terminal.snapshot
+        guard let change = changeOffset(end) else { return }
+        let old = end.uploads.filter { $0.endOffset < change }
+        #expect(Set(old.map(\.id)).isSubset(of: Set(end.deletes.map(\.id))), "every image of the old cells deleted")
+        let after = end.uploads.filter { $0.endOffset > change }
+        for upload in after {
+            #expect(upload.width <= upload.columns * 20 && upload.height <= upload.rows * 40)
+            #expect(upload.width == upload.columns * 20 || upload.height == upload.rows * 40,
+                    "fitted to the new cells: \(upload.width)x\(upload.height) in \(upload.columns)x\(upload.rows)")
+        }
+        #expect(Set(after.map(\.id)).isDisjoint(with: Set(old.map(\.id))), "new images, not the old ones")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
     @Test(arguments: [PtyTerminal.Persona.silent, .garbage, .sixel, .late(.milliseconds(400))])
     func terminalsWithoutKittyGetTextArtAndNoGraphicsBytes(_ persona: PtyTerminal.Persona) async throws {
         let terminal = try start(persona)

@@ -143,6 +143,14 @@ public final class PtyTerminal: Sendable {
         close(master)
     }
 
+    /// Resizes the terminal, in cells and in pixels, as a window resize or a font size change does: the kernel sends
+    /// the program SIGWINCH.
+    public func resize(columns: Int, rows: Int, pixels: (width: Int, height: Int)) {
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels.width),
+                           ws_ypixel: UInt16(pixels.height))
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
+
     /// Types `text` (keys) into the terminal.
     public func type(_ text: String) {
         write(Array(text.utf8))

@@ -16,6 +16,9 @@ public protocol PixelPictures: AnyObject {
     func holds(_ image: ShownImage) -> Bool
     /// The images on screen after an update, so the others may be deleted when the terminal holds too many.
     func onScreen(_ images: [ShownImage])
+    /// Changes when every picture must be asked for again (the terminal's cells changed size in pixels): a slot
+    /// whose pixels were shown, loading or unavailable under another generation goes back to its text art and asks.
+    var generation: Int { get }
 }
 
 /// An image the terminal holds, and the cells that show it.

@@ -24,6 +24,8 @@ public final class RowSlot {
     public private(set) var paintedItem: Int?
     /// The picture in real pixels shown instead of the text art, where the terminal can (see `PixelPictures`).
     public private(set) var pixels: PixelState = .notAsked
+    /// The `PixelPictures.generation` the pixels were asked under.
+    var pixelGeneration = 0
     /// The text art the pixels replaced, shown again should the terminal lose the image.
     private var textArt: CellBuffer?
     private var task: Task<Void, Never>?

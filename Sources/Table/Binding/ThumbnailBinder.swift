@@ -92,6 +92,10 @@ final class ThumbnailBinder {
         var shown: [ShownImage] = []
         for item in items {
             guard let slot = pool.slot(forItem: item) else { continue }
+            if slot.pixelGeneration != pictures.generation {
+                slot.dropPixels()
+                slot.pixelGeneration = pictures.generation
+            }
             if case .shown(let image) = slot.pixels {
                 if pictures.holds(image) {
                     shown.append(image)
