@@ -75,6 +75,10 @@ struct ColorEndToEndTests {
                                    environment: ["TERM": "xterm-256color", "COLORTERM": "", "NO_COLOR": ""])
         defer { tmux.close() }
         try await settledFolder(tmux)
+        // Settled can mean "rows drawn, pictures not yet asked for" on a loaded machine: wait for a picture's colours.
+        _ = try await tmux.waitFor("a picture in 24-bit colour") { _ in
+            (try? SGRColors(tmux.screenWithEscapes()).rgb.count > 20) ?? false
+        }
         let colors = SGRColors(try tmux.screenWithEscapes())
         #expect(colors.rgb.count > 20, "\(colors.all.prefix(20))")
     }
