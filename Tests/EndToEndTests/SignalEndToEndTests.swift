@@ -129,20 +129,22 @@ struct SignalEndToEndTests {
         // ncurses sets SIGTSTP to SIG_IGN for the length of every doupdate() unless the program's own handler was
         // there before newterm; a `kill -TSTP` landing in one was dropped (this suite's Ctrl-Z test caught it once).
         // The autoplay draws all the time: sample the disposition while it does.
-        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--autoplay", "--autoplay-speed", "4"])
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--autoplay", "--autoplay-speed", "2"])
         defer { tmux.close() }
         try await tmux.waitFor(text: "row 1 of")
         let pid = try #require(try tmux.programPID())
         let before = try tmux.screen()
         var samples = 0, caught = 0, ignored = 0
-        let clock = ContinuousClock(), end = clock.now + .seconds(2)
+        let clock = ContinuousClock(), end = clock.now + .seconds(3)
+        // A sample every 2 ms rather than flat out: the other end-to-end tests run beside this one on two cores.
         while clock.now < end, let state = disposition(of: SIGTSTP, pid: pid) {
             samples += 1
             if state.caught { caught += 1 }
             if state.ignored { ignored += 1 }
+            try await Task.sleep(for: .milliseconds(2))
         }
         #expect(try tmux.screen() != before, "the screen was drawn while the disposition was sampled")
-        #expect(samples > 500)
+        #expect(samples > 200)
         #expect(ignored == 0, "SIGTSTP was ignored in \(ignored) of \(samples) samples")
         #expect(caught == samples, "SIGTSTP was caught in \(caught) of \(samples) samples")
     }
