@@ -28,7 +28,10 @@ struct CompareEndToEndTests {
         // The split screen itself is checked while it stands still (`aKeyStopsTheAutoplayAndQQuits`): this script
         // may play to its end before a loaded machine's first capture.
         #expect(try await tmux.exitStatus(timeout: .seconds(90)) == 0)
-        let lines = try tmux.screen()
+        // tmux may mark the pane dead before it has shown the last bytes written: wait for the summary's end.
+        let lines = try await tmux.waitFor("the summary") { lines in
+            lines.contains { $0.hasPrefix("wrong_paints") } && lines.contains { $0.hasPrefix("rows_with_picture") }
+        }
         let text = lines.joined(separator: "\n")
         #expect(text.contains("autoplay, seed 7"), "\(text)")
         #expect(text.contains("played to the end"), "\(text)")
@@ -63,7 +66,7 @@ struct CompareEndToEndTests {
         #expect(split.dropFirst().contains { $0.contains("│") })
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
-        let text = try tmux.screen().joined(separator: "\n")
-        #expect(text.contains("stopped by a key"), "\(text)")
+        // tmux may mark the pane dead before it has shown the last bytes written: wait for them.
+        try await tmux.waitFor(text: "stopped by a key")
     }
 }

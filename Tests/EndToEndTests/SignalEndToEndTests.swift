@@ -190,7 +190,8 @@ struct SignalEndToEndTests {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, columns: 300, environment: ["TERM": term])
         defer { tmux.close() }
         #expect(try await tmux.exitStatus() == 1)
-        let lines = try tmux.screen()
+        // tmux may mark the pane dead before it has shown the last bytes written: wait for them.
+        let lines = try await tmux.waitFor(text: "TERM=\(term)")
         #expect(lines.contains { $0.contains("TERM=\(term)") }, "\(lines.joined(separator: "\n"))")
         #expect(lines.joined(separator: " ").contains(message))
         #expect(lines.joined(separator: " ").contains("TERM=xterm-256color"), "it says what to do")
