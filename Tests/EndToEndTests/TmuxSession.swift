@@ -90,8 +90,9 @@ final class TmuxSession {
     }
 
     /// Waits until the screen satisfies `condition`; returns the screen, or records an issue with the last screen.
+    /// The timeout is a safety net, not a speed limit: when every suite starts at once, a first screen has taken 15 s.
     @discardableResult
-    func waitFor(_ what: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+    func waitFor(_ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
                  _ condition: ([String]) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         var last: [String] = []
@@ -108,7 +109,7 @@ final class TmuxSession {
 
     /// Waits until some line of the screen contains `text`.
     @discardableResult
-    func waitFor(text: String, timeout: Duration = .seconds(20),
+    func waitFor(text: String, timeout: Duration = .seconds(60),
                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
         try await waitFor("\"\(text)\"", timeout: timeout, sourceLocation: sourceLocation) { lines in
             lines.contains { $0.contains(text) }

@@ -164,7 +164,7 @@ public final class PtyTerminal: Sendable {
 
     /// Waits until `condition` holds on what was received (checked as bytes arrive); false after `timeout`.
     @discardableResult
-    public func wait(timeout: Duration = .seconds(20),
+    public func wait(timeout: Duration = .seconds(60),
                      until condition: @escaping @Sendable (Snapshot) -> Bool) async -> Bool {
         let id = state.withLock { s in
             s.nextWaiter += 1
