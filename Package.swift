@@ -79,7 +79,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "ThumbTableCLI", dependencies: [
             "App", "Basics", "Codecs", "TextArt", "Cells", "Pixels", "Items", "ItemSources", "DemoResources",
-            "Pipeline", "Table", "DemoServer", "LocalFiles", "Graphics",
+            "Pipeline", "Table", "Terminal", "DemoServer", "LocalFiles", "Graphics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.

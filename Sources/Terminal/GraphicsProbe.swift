@@ -31,7 +31,7 @@ enum GraphicsProbe {
         var environment = TerminalEnvironment(term: variable("TERM"), termProgram: variable("TERM_PROGRAM"),
                                               kittyWindow: !variable("KITTY_WINDOW_ID").isEmpty,
                                               insideTmux: !variable("TMUX").isEmpty,
-                                              windowCellPixels: windowCellPixels())
+                                              windowCellPixels: Terminal.windowCellPixels())
         if environment.insideTmux, let options = tmuxOptions(pane: variable("TMUX_PANE")) {
             environment.tmuxPassthrough = options.passthrough
             environment.tmuxRGB = options.rgb
@@ -39,13 +39,6 @@ enum GraphicsProbe {
         return environment
     }
 
-    /// The cell size from TIOCGWINSZ's pixel fields, nil when the terminal leaves them 0.
-    static func windowCellPixels() -> CellPixelSize? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
-        return CellPixelSize(areaWidth: Int(size.ws_xpixel), areaHeight: Int(size.ws_ypixel),
-                             columns: Int(size.ws_col), rows: Int(size.ws_row))
-    }
 
     /// Whether tmux passes images through to the terminal outside it, and whether that terminal has 24-bit colour:
     /// from `tmux display`, nil when tmux cannot be asked. The user's tmux settings are read, never changed.

@@ -440,13 +440,22 @@ public final class Terminal {
         return nil
     }
 
+    /// The cell size from stdout's window size (TIOCGWINSZ's pixel fields); nil when stdout is no terminal or the
+    /// terminal leaves the fields 0.
+    public nonisolated static func windowCellPixels() -> CellPixelSize? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+        return CellPixelSize(areaWidth: Int(size.ws_xpixel), areaHeight: Int(size.ws_ypixel),
+                             columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
     private func updateSize() {
         var rows: Int32 = 0, cols: Int32 = 0
         if cnc_window_size(STDOUT_FILENO, &rows, &cols) == 0 {
             resizeterm(rows, cols)
         }
         size = Size(columns: Int(cnc_cols()), rows: Int(cnc_lines()))
-        if let cells = GraphicsProbe.windowCellPixels() { cellPixels = cells }
+        if let cells = Self.windowCellPixels() { cellPixels = cells }
         invalidate()
     }
 

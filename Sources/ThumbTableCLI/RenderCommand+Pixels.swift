@@ -4,6 +4,7 @@ import Glibc
 import Graphics
 import Pipeline
 import Pixels
+import Terminal
 
 /// The values of `render --graphics`: text art, or the picture in real pixels for a terminal that draws them.
 enum RenderGraphics: String, CaseIterable, ExpressibleByArgument {
@@ -18,7 +19,7 @@ extension RenderCommand {
     /// times the terminal's cell size), keeping its aspect ratio unless --stretch.
     func renderPixels(downloaded: [UInt8]?) throws {
         let box = self.box()
-        let cell = Self.terminalCellPixels() ?? Self.defaultCellPixels
+        let cell = Terminal.windowCellPixels() ?? Self.defaultCellPixels
         let pixelBox = PixelSize(width: box.columns * cell.width, height: box.rows * cell.height)
         let decoded: DecodedImage
         do {
@@ -58,14 +59,5 @@ extension RenderCommand {
             Messages.error("cannot write the picture to stdout: \(error)")
             throw ExitCode.failure
         }
-    }
-
-    /// The size of stdout's terminal's cells in pixels, from TIOCGWINSZ; nil when it is not a terminal or gives
-    /// no pixels.
-    static func terminalCellPixels() -> CellPixelSize? {
-        var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
-        return CellPixelSize(areaWidth: Int(size.ws_xpixel), areaHeight: Int(size.ws_ypixel),
-                             columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
 }
