@@ -67,13 +67,3 @@ public enum ChildProcess {
         }
     }
 }
-
-/// Milliseconds for poll(2) until `deadline`: rounded up, so a poll never returns before the deadline only to be
-/// asked again for 0 ms; 0 once it has passed.
-public func pollMilliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-    let left = deadline - ContinuousClock.now
-    guard left > .zero else { return 0 }
-    let (seconds, attoseconds) = left.components
-    let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: milliseconds)
-}

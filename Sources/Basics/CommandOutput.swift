@@ -21,21 +21,12 @@ public enum CommandOutput {
         close(writeEnd)
         guard case .success(let pid) = spawned else { return nil }
 
-        let deadline = ContinuousClock.now + timeout
         var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var finished = false
-        while !finished, output.count < 65_536 {
-            let milliseconds = pollMilliseconds(until: deadline)
-            guard milliseconds > 0 else { break }
-            var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { break }
-            let count = read(readEnd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { finished = true } else { output += buffer[..<count] }
+        let end = readUntil(ContinuousClock.now + timeout, from: readEnd) { chunk in
+            output += chunk
+            return output.count < 65_536
         }
+        let finished = end == .closed
         if !finished { kill(pid, SIGKILL) }
         let status = ChildProcess.wait(pid)
         guard finished, status == 0 else { return nil }

@@ -73,19 +73,9 @@ enum GraphicsProbe {
         }
         guard writeAll(queries, to: STDOUT_FILENO) else { return TerminalReplies() }
         var parser = TerminalReplyParser()
-        let deadline = ContinuousClock.now + budget
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while !parser.isComplete {
-            let milliseconds = pollMilliseconds(until: deadline)
-            guard milliseconds > 0 else { break }
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { break }
-            let count = read(input, &buffer, buffer.count)
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count > 0 else { break }
-            parser.feed(buffer[0..<count])
+        _ = readUntil(ContinuousClock.now + budget, from: input) { chunk in
+            parser.feed(chunk)
+            return !parser.isComplete
         }
         return parser.replies
     }
