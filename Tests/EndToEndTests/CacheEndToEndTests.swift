@@ -76,7 +76,7 @@ struct CacheEndToEndTests {
             // `r` on the row asks again.
             try tmux.send("j")
             try tmux.send("r")
-            #expect(await server.waitForRequests(to: missing, count: 2, timeout: .seconds(10)))
+            #expect(await server.waitForRequests(to: missing, count: 2, timeout: EndToEnd.deadline))
             try await tmux.waitFor(text: "failed")
             try tmux.send("q")
             #expect(try await tmux.exitStatus() == 0)
@@ -94,14 +94,14 @@ struct CacheEndToEndTests {
             let tmux = try browse(server, scratch: scratch, ["--memory-limit", "1"])
             defer { tmux.close() }
             var previous: [String] = []
-            let settled = try await tmux.waitFor("thumbnails settled", timeout: .seconds(30)) { lines in
+            let settled = try await tmux.waitFor("thumbnails settled") { lines in
                 defer { previous = lines }
                 let spinning = lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
                 return lines == previous && !spinning && lines.contains { $0.contains("Row 0") }
             }
             // The overlay's counters show the purges (a key press redraws the screen with the counters of now).
             try tmux.send("s")
-            try await tmux.waitFor("a memory purge counted", timeout: .seconds(15)) { lines in
+            try await tmux.waitFor("a memory purge counted") { lines in
                 try? tmux.send("s")
                 try? tmux.send("s")
                 let text = lines.joined(separator: " ")

@@ -27,7 +27,7 @@ struct CompareEndToEndTests {
         defer { tmux.close() }
         // The split screen itself is checked while it stands still (`aKeyStopsTheAutoplayAndQQuits`): this script
         // may play to its end before a loaded machine's first capture.
-        #expect(try await tmux.exitStatus(timeout: .seconds(90)) == 0)
+        #expect(try await tmux.exitStatus() == 0)
         // tmux may mark the pane dead before it has shown the last bytes written: wait for the summary's end.
         let lines = try await tmux.waitFor("the summary") { lines in
             lines.contains { $0.hasPrefix("wrong_paints") } && lines.contains { $0.hasPrefix("rows_with_picture") }

@@ -93,7 +93,7 @@ struct GridEndToEndTests {
         }
         // Settled, and the same on two captures in a row: tmux may capture a frame half written.
         var previous: [String] = []
-        try await tmux.waitFor("every visible picture settled", timeout: .seconds(30)) { lines in
+        try await tmux.waitFor("every visible picture settled") { lines in
             defer { previous = lines }
             return lines == previous && DemoEndToEndTests().settled(lines) && !lines.contains { $0.contains("loading") }
         }

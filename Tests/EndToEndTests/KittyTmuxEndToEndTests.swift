@@ -68,16 +68,26 @@ struct KittyTmuxEndToEndTests {
             return KittyTmuxEndToEndTests.parse(captured)
         }
 
-        /// Waits for the screen to satisfy `condition` (checked as tmux's client receives bytes).
-        func waitForScreen(_ condition: @escaping ([PlaceholderCell], [String]) -> Bool) async throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(20)
+        /// Waits for the screen to satisfy `condition` (checked as tmux's client receives bytes); on timeout, an issue
+        /// with the screen, the ids on it and the images the client got.
+        func waitForScreen(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                           _ condition: @escaping ([PlaceholderCell], [String]) -> Bool) async throws -> Bool {
+            let deadline = ContinuousClock.now + EndToEnd.deadline
+            var last: (cells: [PlaceholderCell], text: [String]) = ([], [])
             while ContinuousClock.now < deadline {
-                let (cells, text) = try screen()
-                if condition(cells, text) { return true }
+                last = try screen()
+                if condition(last.cells, last.text) { return true }
                 // Woken by the next bytes tmux sends its client (any redraw), or after a second at most.
                 let seen = client.snapshot.output.count
-                await client.wait(timeout: .seconds(1)) { $0.output.count > seen }
+                await client.waitQuietly(timeout: .seconds(1)) { $0.output.count > seen }
             }
+            let ids = Set(last.cells.map(\.id)).sorted().map(String.init).joined(separator: ", ")
+            Issue.record("""
+                timed out waiting for \(what); the screen (# for a placeholder cell) was:
+                \(last.text.joined(separator: "\n"))
+                ids on it: \(ids.isEmpty ? "none" : ids)
+                what tmux's client got: \(client.snapshot.report)
+                """, sourceLocation: sourceLocation)
             return false
         }
     }
@@ -167,11 +177,17 @@ struct KittyTmuxEndToEndTests {
         return origins
     }
 
-    static let demo = DemoEndToEndTests.fastDemo
+    /// The fast demo with its 43 rows in one page: a fast scroll then ends at the same rows whenever the keys come
+    /// (with pages of 10, a PageDown that outran the next page stopped at the last loaded row, so the rows on screen
+    /// after the scroll, and how many of them have a picture, depended on the machine's speed).
+    static let demo = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50", "--thumb-size", "12x5",
+                       "--rows", "43", "--page-size", "43"]
 
     @Test func thumbnailsThroughTmuxAreKittyImagesInTheirCellsAndStayRightAfterFastScrolling() async throws {
         let setup = try await Setup(Self.demo, persona: .kitty)
-        let shown = try await setup.waitForScreen { cells, _ in Set(cells.map(\.id)).count >= 4 }
+        let shown = try await setup.waitForScreen("four thumbnails or more") { cells, _ in
+            Set(cells.map(\.id)).count >= 4
+        }
         let first = try setup.screen()
         #expect(shown, "four thumbnails or more as placeholders: \(first.text.joined(separator: "\n"))")
         #expect(await setup.client.wait { Set(first.cells.map(\.id)).isSubset(of: Set($0.uploads.map(\.id))) },
@@ -181,7 +197,7 @@ struct KittyTmuxEndToEndTests {
         // Fast scrolling: pages down and back, keys as fast as tmux sends them.
         for _ in 0..<3 { try setup.tmux(["send-keys", "-t", "tt", "PageDown", "j", "j", "PageDown"]) }
         try setup.tmux(["send-keys", "-t", "tt", "PageUp", "k"])
-        let settled = try await setup.waitForScreen { cells, text in
+        let settled = try await setup.waitForScreen("four pictures or more, none loading, off row 1") { cells, text in
             text.first?.contains("row 1 of") == false && Set(cells.map(\.id)).count >= 4
                 && !text.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
         }
@@ -206,7 +222,7 @@ struct KittyTmuxEndToEndTests {
         let setup = try await Setup(Self.demo, persona: .kitty(rejecting: [1]))
         let rejected = await setup.client.wait { $0.uploads.count >= 1 } ? setup.client.snapshot.uploads[0].id : 0
         // The others show in pixels, the rejected one nowhere, and its row is drawn again as text.
-        let shown = try await setup.waitForScreen { cells, _ in
+        let shown = try await setup.waitForScreen("three pictures, not the rejected one") { cells, _ in
             let ids = Set(cells.map(\.id))
             return ids.count >= 3 && !ids.contains(rejected)
         }

@@ -61,7 +61,7 @@ struct PipelineEndToEndTests {
             }
             // Settled, and the same on two captures in a row: tmux may capture a frame half written.
             var previous: [String] = []
-            let screen = try await tmux.waitFor("every visible thumbnail settled", timeout: .seconds(30)) { lines in
+            let screen = try await tmux.waitFor("every visible thumbnail settled") { lines in
                 defer { previous = lines }
                 let spinning = lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
                 return lines == previous && !spinning && lines.contains { $0.contains("Row ") }

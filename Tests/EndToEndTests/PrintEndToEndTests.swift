@@ -205,7 +205,7 @@ struct PrintEndToEndTests {
                 #expect(ansiLines[row].contains("8;2;"), "\(name)'s row has its picture")
             }
             // Each picture came over the network, once, slowly: the print waited for the replies, not a cache.
-            #expect(await server.waitUntilIdle())
+            #expect(await server.waitUntilIdle(timeout: EndToEnd.deadline))
             for name in ["chelsea.png", "coffee.png", "rocket.jpg"] {
                 #expect(server.requests(to: "/img/\(name)").map(\.outcome) == [.completed])
             }
@@ -276,7 +276,7 @@ struct PrintInATerminalEndToEndTests {
                                        environment: ["NO_COLOR": "", "COLORTERM": ""])
             defer { tmux.close() }
             let started = ContinuousClock.now
-            let status = try await tmux.exitStatus(timeout: .seconds(60))
+            let status = try await tmux.exitStatus()
             #expect(status == 0, "status \(String(describing: status)) after \(ContinuousClock.now - started)")
             #expect(try tmux.pane("alternate_on") == "0")
             let lines = try tmux.screen()

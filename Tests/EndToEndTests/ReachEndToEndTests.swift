@@ -159,7 +159,7 @@ struct ReachEndToEndTests {
         try grid.send("w")
         try await grid.waitFor(text: "saved the image as \(scratch.path)/saved/chelsea.png")
         try grid.send("Escape")
-        try await grid.waitFor(text: "v list", timeout: .seconds(20))
+        try await grid.waitFor(text: "v list")
         grid.close()
 
         let list = try TmuxSession(["browse", photos, "--no-disk-cache", "--layout", "list"], environment: environment)

@@ -11,20 +11,25 @@ final class TmuxSession {
     private let config: String
     private let statusFile: String
     private(set) var closed = false
+    /// The program's `--stats-file`, when its arguments name one: a failing wait shows it, if it has been written.
+    private var statsFile: String?
 
     /// Starts `thumbtable ARGS` in a terminal of the given size, with a UTF-8 locale and a 256-colour TERM.
     convenience init(_ arguments: [String], columns: Int = 100, rows: Int = 30,
                      environment: [String: String] = [:]) throws {
         let socket = "thumbtable-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         // tmux 3.3 does not report a dead pane's exit status, so a shell writes it to a file (whole, by a rename).
+        // Then it sets the pane's title (an OSC 2, which draws nothing): the title comes through the pty after every
+        // byte the program wrote, so once tmux shows it, tmux has read all of the program's output (`hasEnded`).
         // The shell then stays, so the pane keeps the program's last screen and cursor state as the program left
         // them: tmux marks a dead pane with a status line and a hidden cursor.
         let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status").path
         let program = try TmuxSession.commandLine(arguments, environment: environment)
         let script = "ulimit -c 0; \(program); echo $? > \(statusFile).part; mv \(statusFile).part \(statusFile); "
-            + "exec sleep 86400"
+            + "printf '\\033]2;\(TmuxSession.endedTitle)\\033\\\\'; exec sleep 86400"
         try self.init(socket: socket, statusFile: statusFile, command: "sh -c \(TmuxSession.quote(script))",
                       columns: columns, rows: rows)
+        statsFile = arguments.firstIndex(of: "--stats-file").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     }
 
     /// Starts an interactive shell with job control (bash, prompt `$ `) in a terminal of the given size, for what
@@ -89,47 +94,79 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-e", "-t", session])
     }
 
-    /// Waits until the screen satisfies `condition`; returns the screen, or records an issue with the last screen.
-    /// The timeout is a safety net, not a speed limit: when every suite starts at once, a first screen has taken 15 s.
+    /// Waits until the screen satisfies `condition` (the screen is read every 20 ms: tmux has no way to say it
+    /// changed); returns the screen, or records an issue with what there was instead (`report`). The deadline is a
+    /// safety net, not a speed limit (`EndToEnd.deadline`). A program that has ended stops the wait at once.
     @discardableResult
-    func waitFor(_ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
+    func waitFor(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
                  _ condition: ([String]) -> Bool) async throws -> [String] {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + EndToEnd.deadline
         var last: [String] = []
         while ContinuousClock.now < deadline {
             last = try screen()
             if condition(last) { return last }
-            if try isDead() { break }
+            if try hasEnded() {
+                last = try screen()
+                if condition(last) { return last }
+                break
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
-        Issue.record("timed out waiting for \(what); screen was:\n\(last.joined(separator: "\n"))",
-                     sourceLocation: sourceLocation)
+        Issue.record("timed out waiting for \(what)\n\(report(screen: last))", sourceLocation: sourceLocation)
         return last
     }
 
     /// Waits until some line of the screen contains `text`.
     @discardableResult
-    func waitFor(text: String, timeout: Duration = .seconds(60),
-                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
-        try await waitFor("\"\(text)\"", timeout: timeout, sourceLocation: sourceLocation) { lines in
+    func waitFor(text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        try await waitFor("\"\(text)\"", sourceLocation: sourceLocation) { lines in
             lines.contains { $0.contains(text) }
         }
     }
 
-    /// Whether the program has exited.
-    func isDead() throws -> Bool {
-        FileManager.default.fileExists(atPath: statusFile)
+    /// What a failing test shows: whether the program still runs (or how it ended), the screen as text with the
+    /// status line (its last line) called out, the screen with its colours (SGR escapes as `\e`), and the stats
+    /// file when the program was given one and has written it.
+    func report(screen given: [String]? = nil) -> String {
+        let lines = given ?? ((try? screen()) ?? [])
+        let status = (try? String(contentsOfFile: statusFile, encoding: .utf8))
+            .map { "the program ended with status \($0.trimmingCharacters(in: .whitespacesAndNewlines))" }
+            ?? "the program is still running"
+        let statusLine = lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        let coloured = ((try? screenWithEscapes()) ?? "").replacingOccurrences(of: "\u{1B}", with: "\\e")
+        var text = """
+            \(status); the screen was:
+            \(lines.joined(separator: "\n"))
+            its last line: \(statusLine)
+            with colours:
+            \(coloured)
+            """
+        if let statsFile {
+            let stats = (try? String(contentsOfFile: statsFile, encoding: .utf8)) ?? "(not written yet)"
+            text += "\nthe stats file \(statsFile):\n\(stats)"
+        }
+        return text
     }
 
-    /// Waits for the program to exit and returns its exit status.
-    func exitStatus(timeout: Duration = .seconds(10)) async throws -> Int? {
-        let deadline = ContinuousClock.now + timeout
+    /// The pane's title once the program has ended and tmux has read everything it wrote.
+    static let endedTitle = "thumbtable-test-ended"
+
+    /// Whether the program has ended and tmux has taken in all it wrote: the screen will not change any more.
+    func hasEnded() throws -> Bool {
+        try pane("pane_title") == Self.endedTitle
+    }
+
+    /// Waits for the program to exit and returns its exit status; nil, with an issue showing the screen, when it is
+    /// still running at the deadline.
+    func exitStatus(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int? {
+        let deadline = ContinuousClock.now + EndToEnd.deadline
         while ContinuousClock.now < deadline {
-            if let status = try? String(contentsOfFile: statusFile, encoding: .utf8) {
+            if try hasEnded(), let status = try? String(contentsOfFile: statusFile, encoding: .utf8) {
                 return Int(status.trimmingCharacters(in: .whitespacesAndNewlines))
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+        Issue.record("the program did not exit\n\(report())", sourceLocation: sourceLocation)
         return nil
     }
 

@@ -82,8 +82,10 @@ final class XtermSession {
         return try XWDImage.bitmap(of: [UInt8](Data(contentsOf: file)))
     }
 
-    /// The first screenshot `condition` accepts, checked every 50 ms until `timeout` seconds have passed.
-    func waitForScreen(timeout: Double = 30, _ what: String, until condition: (Bitmap) -> Bool) throws -> Bitmap {
+    /// The first screenshot `condition` accepts, checked every 50 ms (X has no way to tell a file reader that the
+    /// screen changed) until `EndToEnd.deadline`.
+    func waitForScreen(_ what: String, until condition: (Bitmap) -> Bool) throws -> Bitmap {
+        let timeout = Double(EndToEnd.deadline.components.seconds)
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let shot = try? screenshot(), condition(shot) { return shot }

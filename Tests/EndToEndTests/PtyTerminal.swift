@@ -1,15 +1,16 @@
 import Foundation
 import Graphics
 import Synchronization
+import Testing
 
 /// A test terminal on a pty: runs a program with the pty as its terminal, answers detection's queries as a chosen
 /// kind of terminal, records every byte the program writes, and reads the kitty graphics commands in them (uploads
 /// decoded, chunks joined; deletes).
 ///
 /// Waiting is for a condition on what was received, checked whenever bytes arrive, never a fixed sleep.
-public final class PtyTerminal: Sendable {
+final class PtyTerminal: Sendable {
     /// How the terminal answers.
-    public enum Persona: Sendable, Equatable {
+    enum Persona: Sendable, Equatable {
         /// kitty 0.35: `a=q` OK, 10x20-pixel cells, XTVERSION, DA1 without sixel. The uploads whose numbers (1 for
         /// the first) are listed get an `EINVAL` error reply.
         case kitty(rejecting: Set<Int>)
@@ -22,25 +23,25 @@ public final class PtyTerminal: Sendable {
         /// Answers as kitty, but `delay` after the queries: after detection has given up.
         case late(Duration)
 
-        public static let kitty = Persona.kitty(rejecting: [])
+        static let kitty = Persona.kitty(rejecting: [])
     }
 
     /// One image the program uploaded, its chunks joined and its payload decoded.
-    public struct Upload: Sendable, Equatable {
-        public var id: UInt32
+    struct Upload: Sendable, Equatable {
+        var id: UInt32
         /// The pixel size the command declares (`s`, `v`) and its format (24 RGB, 32 RGBA, 100 PNG).
-        public var width: Int
-        public var height: Int
-        public var format: Int
+        var width: Int
+        var height: Int
+        var format: Int
         /// The cells of its virtual placement (`c`, `r`), and whether it is one (`U=1`).
-        public var columns: Int
-        public var rows: Int
-        public var virtual: Bool
+        var columns: Int
+        var rows: Int
+        var virtual: Bool
         /// The decoded payload; nil when the base64 did not decode.
-        public var pixels: [UInt8]?
-        public var chunks: Int
+        var pixels: [UInt8]?
+        var chunks: Int
         /// Where in the recorded output the upload ended.
-        public var endOffset: Int
+        var endOffset: Int
     }
 
     private struct State {
@@ -58,25 +59,80 @@ public final class PtyTerminal: Sendable {
     }
 
     /// What was received so far.
-    public struct Snapshot: Sendable {
-        public var output: [UInt8]
-        public var uploads: [Upload]
-        public var deletes: [(id: UInt32, offset: Int)]
-        public var exitStatus: Int32?
+    struct Snapshot: Sendable {
+        var output: [UInt8]
+        var uploads: [Upload]
+        var deletes: [(id: UInt32, offset: Int)]
+        var exitStatus: Int32?
         /// The answers written to the program so far (late ones once their delay passed).
-        public var repliesWritten: Int
+        var repliesWritten: Int
 
-        public var text: String { String(decoding: output, as: UTF8.self) }
+        var text: String { String(decoding: output, as: UTF8.self) }
+
+        /// What a failing test shows of what the terminal got: whether the program ended, the graphics commands
+        /// read, and the last bytes received, escapes spelled out (`\e`), payloads of pictures shortened.
+        var report: String {
+            let status = exitStatus.map { "the program ended with status \($0)" } ?? "the program is still running"
+            let uploadList = uploads.map { "\($0.id) (\($0.width)x\($0.height) px in \($0.columns)x\($0.rows) cells"
+                + "\($0.virtual ? ", virtual" : ""))" }
+            return """
+                \(status); \(output.count) bytes received, \(repliesWritten) answers written
+                kitty uploads: \(uploadList.isEmpty ? "none" : uploadList.joined(separator: ", "))
+                kitty deletes: \(deletes.isEmpty ? "none" : deletes.map { "\($0.id)" }.joined(separator: ", "))
+                the last bytes received:
+                \(PtyTerminal.readable(output.suffix(4000)))
+                """
+        }
     }
 
-    public let persona: Persona
+    /// Bytes as a person can read them: text as it is, a line break after each line feed, escape as `\e`, other
+    /// controls as `\xNN`, and the payload of a kitty or sixel picture (an APC or DCS string) cut to its first
+    /// 60 bytes and its length.
+    static func readable(_ bytes: ArraySlice<UInt8>) -> String {
+        var out = ""
+        var text: [UInt8] = []
+        func flush() {
+            out += String(decoding: text, as: UTF8.self)
+            text.removeAll()
+        }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let byte = bytes[i]
+            // A picture's string: ESC _ (kitty) or ESC P (sixel), up to ESC \ or the end.
+            if byte == 0x1B, i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "_") || bytes[i + 1] == UInt8(ascii: "P") {
+                var end = i + 2
+                while end < bytes.endIndex, !(bytes[end] == 0x1B && end + 1 < bytes.endIndex && bytes[end + 1] == 0x5C) {
+                    end += 1
+                }
+                let body = bytes[(i + 2)..<end]
+                flush()
+                out += "\\e" + String(UnicodeScalar(bytes[i + 1]))
+                    + readable(body.prefix(60)).replacingOccurrences(of: "\n", with: "")
+                    + (body.count > 60 ? "…(\(body.count) bytes)" : "") + (end < bytes.endIndex ? "\\e\\" : "")
+                i = min(bytes.endIndex, end + 2)
+                continue
+            }
+            switch byte {
+            case 0x1B: flush(); out += "\\e"
+            case 0x0A: flush(); out += "\\n\n"
+            case 0x0D: flush(); out += "\\r"
+            case 0..<0x20, 0x7F: flush(); out += "\\x" + String(byte, radix: 16, uppercase: true)
+            default: text.append(byte)
+            }
+            i += 1
+        }
+        flush()
+        return out
+    }
+
+    let persona: Persona
     private let master: Int32
-    public let pid: pid_t
+    let pid: pid_t
     private let state = Mutex(State())
 
     /// Starts `program ARGS` on a new pty of `columns` x `rows` cells, its pixel fields `pixels` (0 when nil), with
     /// `environment` added to a UTF-8 locale.
-    public init(program: String, arguments: [String], environment: [String: String] = [:], columns: Int = 100,
+    init(program: String, arguments: [String], environment: [String: String] = [:], columns: Int = 100,
                 rows: Int = 30, pixels: (width: Int, height: Int)? = nil, persona: Persona) throws {
         self.persona = persona
         let master = PtyCalls.openpt(O_RDWR | O_NOCTTY)
@@ -134,8 +190,8 @@ public final class PtyTerminal: Sendable {
         thread.start()
     }
 
-    public struct PtyError: Error, CustomStringConvertible {
-        public var description: String
+    struct PtyError: Error, CustomStringConvertible {
+        var description: String
     }
 
     deinit {
@@ -145,27 +201,41 @@ public final class PtyTerminal: Sendable {
 
     /// Resizes the terminal, in cells and in pixels, as a window resize or a font size change does: the kernel sends
     /// the program SIGWINCH.
-    public func resize(columns: Int, rows: Int, pixels: (width: Int, height: Int)) {
+    func resize(columns: Int, rows: Int, pixels: (width: Int, height: Int)) {
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(pixels.width),
                            ws_ypixel: UInt16(pixels.height))
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     }
 
     /// Types `text` (keys) into the terminal.
-    public func type(_ text: String) {
+    func type(_ text: String) {
         write(Array(text.utf8))
     }
 
     /// Everything received so far.
-    public var snapshot: Snapshot {
+    var snapshot: Snapshot {
         state.withLock { Snapshot(output: $0.output, uploads: $0.uploads, deletes: $0.deletes,
                                   exitStatus: $0.exitStatus, repliesWritten: $0.repliesWritten) }
     }
 
-    /// Waits until `condition` holds on what was received (checked as bytes arrive); false after `timeout`.
+    /// Waits until `condition` holds on what was received (checked as bytes arrive); false after `timeout`, when the
+    /// test also gets an issue at the caller saying what the terminal received (`report`): one failure in CI is
+    /// enough to see why.
     @discardableResult
-    public func wait(timeout: Duration = .seconds(60),
+    func wait(timeout: Duration = EndToEnd.deadline, sourceLocation: SourceLocation = #_sourceLocation,
                      until condition: @escaping @Sendable (Snapshot) -> Bool) async -> Bool {
+        let held = await waitQuietly(timeout: timeout, until: condition)
+        if !held {
+            Issue.record("the terminal never got what the test waited for, in \(timeout); it got:\n\(snapshot.report)",
+                         sourceLocation: sourceLocation)
+        }
+        return held
+    }
+
+    /// `wait` without the issue: for a wait whose timing out is not a failure (waking up on the next bytes or after
+    /// a while, whichever comes first).
+    @discardableResult
+    func waitQuietly(timeout: Duration, until condition: @escaping @Sendable (Snapshot) -> Bool) async -> Bool {
         let id = state.withLock { s in
             s.nextWaiter += 1
             return s.nextWaiter
@@ -192,9 +262,11 @@ public final class PtyTerminal: Sendable {
         }
     }
 
-    /// Waits for the program to end; its exit status (128 + signal for a signal), or nil after `timeout`.
-    public func exitStatus(timeout: Duration = .seconds(10)) async -> Int32? {
-        await wait(timeout: timeout) { $0.exitStatus != nil }
+    /// Waits for the program to end; its exit status (128 + signal for a signal), or nil (and an issue saying what
+    /// the terminal got) after `timeout`.
+    func exitStatus(timeout: Duration = EndToEnd.deadline,
+                           sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
+        await wait(timeout: timeout, sourceLocation: sourceLocation) { $0.exitStatus != nil }
         return snapshot.exitStatus
     }
 
