@@ -187,6 +187,11 @@ static inline void cnc_install_fatal_signal_handlers(void) {
 // tasks block every pool thread (a FIFO opened for reading), the loop never runs, and neither keys nor signals
 // would end the program. The quit watch notices: a signal that ends the process, or a q or Ctrl-C typed, that the
 // loop has not taken within half a second ends the process itself, after the emergency restore.
+//
+// To see a q the watch must read the keys, and a tty cannot be peeked at: every other byte it reads is held (in
+// order, under a lock) and handed back to the loop, which puts it before what it reads next (`cnc_return_held_input`),
+// so no key is ever lost: a loop merely slow for half a second (a loaded machine) gets all its keys, in order. The
+// watch wakes the loop with a 0 on its pipe (no signal has the number 0).
 struct cnc_quit_watch {
     int loop_pipe[2];
     int watch_pipe[2];
@@ -200,6 +205,32 @@ struct cnc_quit_watch {
 static inline struct cnc_quit_watch *cnc_quit_watch(void) {
     static struct cnc_quit_watch watch = { { -1, -1 }, { -1, -1 }, 0, 0, 1, 0, 0 };
     return &watch;
+}
+
+// The bytes the watch read and the loop has not yet taken back. ncurses' own input queue, where they go back,
+// holds fewer than 140 (FIFO_SIZE), so the watch holds at most 128 and reads no more while they wait.
+enum { CNC_HELD_MAX = 128 };
+struct cnc_held_input {
+    pthread_mutex_t lock;
+    unsigned char bytes[CNC_HELD_MAX];
+    int count;
+};
+
+static inline struct cnc_held_input *cnc_held_input(void) {
+    static struct cnc_held_input held = { PTHREAD_MUTEX_INITIALIZER, { 0 }, 0 };
+    return &held;
+}
+
+// Puts the bytes the watch held back before the terminal's next input (ncurses' ungetch, last byte first), so the
+// loop reads them, keys and escape sequences alike, as if it had read them itself. Returns how many.
+static inline int cnc_return_held_input(void) {
+    struct cnc_held_input *held = cnc_held_input();
+    pthread_mutex_lock(&held->lock);
+    int count = held->count;
+    for (int i = count - 1; i >= 0; i--) ungetch(held->bytes[i]);
+    held->count = 0;
+    pthread_mutex_unlock(&held->lock);
+    return count;
 }
 
 static void cnc_signal_event_handler(int sig) {
@@ -247,14 +278,32 @@ static void *cnc_quit_watch_thread(void *unused) {
             cnc_sleep_ms(500);
             struct pollfd input = { STDIN_FILENO, POLLIN, 0 };
             if (watch->done || watch->input_beats != beats || poll(&input, 1, 0) != 1) continue;
-            unsigned char keys[256];
-            int flags = fcntl(STDIN_FILENO, F_GETFL);
-            fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
-            ssize_t n = read(STDIN_FILENO, keys, sizeof keys);
-            fcntl(STDIN_FILENO, F_SETFL, flags);
+            struct cnc_held_input *held = cnc_held_input();
+            pthread_mutex_lock(&held->lock);
+            ssize_t n = 0;
+            int room = CNC_HELD_MAX - held->count;
+            if (room > 0) {
+                int flags = fcntl(STDIN_FILENO, F_GETFL);
+                fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
+                n = read(STDIN_FILENO, held->bytes + held->count, (size_t)room);
+                fcntl(STDIN_FILENO, F_SETFL, flags);
+            }
+            int quit = -1;
             for (ssize_t i = 0; i < n; i++) {
-                if (keys[i] == 'q' && watch->q_quits) cnc_quit_unless_done(0);
-                if (keys[i] == 3) cnc_quit_unless_done(130);
+                unsigned char key = held->bytes[held->count + i];
+                if (key == 'q' && watch->q_quits && quit < 0) quit = 0;
+                if (key == 3 && quit < 0) quit = 130;
+            }
+            if (n > 0) held->count += (int)n;
+            pthread_mutex_unlock(&held->lock);
+            if (quit >= 0) cnc_quit_unless_done(quit);
+            if (n > 0) {
+                unsigned char wake = 0;
+                ssize_t w = write(watch->loop_pipe[1], &wake, 1);
+                (void)w;
+            } else if (room <= 0) {
+                // Full: wait for the loop to take the held bytes back rather than spin on the readable terminal.
+                cnc_sleep_ms(100);
             }
         }
     }

@@ -8,8 +8,12 @@ import Glibc
 /// Detection at start-up, before curses takes the screen: asks the terminal which image protocol it speaks and how
 /// large its cells are, waiting a bounded time for the answers, and gives the tty back as it found it.
 enum GraphicsProbe {
-    /// The longest detection waits for answers: a silent terminal costs this, one that answers a round trip.
-    static let budget: Duration = .milliseconds(80)
+    /// The longest detection waits for answers: a silent terminal costs this, one that answers a round trip (the
+    /// queries end with DA1, which every terminal answers, so waiting stops at its answer). A second, not a few tens
+    /// of milliseconds: over ssh a round trip can take hundreds, and on a loaded machine the terminal (or tmux, or
+    /// an emulator under Xvfb) can take that long to answer; a budget of 80 ms lost the answers there, and the
+    /// pictures fell back to text.
+    static let budget: Duration = .seconds(1)
     /// The longest the tmux command that reads its options may take.
     static let tmuxBudget: Duration = .milliseconds(500)
 

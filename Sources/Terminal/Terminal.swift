@@ -187,12 +187,18 @@ public final class Terminal {
         let fd = signalPipe
         guard fd >= 0 else { return }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
-        source.setEventHandler {
+        source.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 var bytes = [UInt8](repeating: 0, count: 64)
                 let count = read(fd, &bytes, bytes.count)
                 guard count > 0 else { return }
-                handler(bytes.prefix(count).map { .signal(Int32($0)) })
+                // A 0 is the quit watch saying it holds keys it read (see `readEvents`); the rest are signals.
+                var events = bytes.prefix(count).filter { $0 != 0 }.map { InputEvent.signal(Int32($0)) }
+                if bytes.prefix(count).contains(0), let self, self.isOpen {
+                    cnc_input_beat()
+                    events += self.readEvents()
+                }
+                if !events.isEmpty { handler(events) }
             }
         }
         source.resume()
@@ -389,6 +395,8 @@ public final class Terminal {
     private func readEvents() -> [InputEvent] {
         var events: [InputEvent] = []
         var ch: wint_t = 0
+        // Keys the quit watch read while the loop was busy come first, in the order typed.
+        cnc_return_held_input()
         while true {
             let status = wget_wch(cnc_stdscr(), &ch)
             if status == ERR { break }

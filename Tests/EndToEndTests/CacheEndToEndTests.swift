@@ -107,12 +107,14 @@ struct CacheEndToEndTests {
                 let text = lines.joined(separator: " ")
                 return text.range(of: #"memory purges [1-9]"#, options: .regularExpression) != nil
             }
+            // Closed, the list (all but the header and status lines) is drawn as before the purges: no thumbnail
+            // lost. The wait is for that screen, as a capture can catch a frame half drawn; if it never comes, the
+            // issue shows the screen there was instead.
             try tmux.send("s")
-            let after = try await tmux.waitFor("the overlay closed") { lines in
+            try await tmux.waitFor("the overlay closed and the list as it was before the purges") { lines in
                 !lines.joined().contains("memory purges")
+                    && Array(lines.dropFirst().dropLast(2)) == Array(settled.dropFirst().dropLast(2))
             }
-            // The list (all but the header and status lines) is drawn as before the purges: no thumbnail lost.
-            #expect(Array(after.dropFirst().dropLast(2)) == Array(settled.dropFirst().dropLast(2)))
             try tmux.send("q")
             #expect(try await tmux.exitStatus() == 0)
             #expect(try stats(in: scratch)["memory_purges", default: 0] > 0)

@@ -14,12 +14,14 @@ struct ColorEndToEndTests {
     }
 
     /// Waits for the first screen of the demo with every visible thumbnail settled; returns it with its escapes.
+    /// The demo's first screen once its thumbnails are drawn (no spinner is not enough: on a loaded machine the rows
+    /// can be on screen before their pictures are asked for) and the screen is steady; with its colours.
     func settledDemo(_ tmux: TmuxSession) async throws -> String {
-        try await tmux.waitFor("the first rows with thumbnails") { lines in
+        try await tmux.waitForSteady("the first rows with thumbnails") { lines in
             lines.first?.contains("row 1 of 20 loaded") == true && lines.contains { $0.contains("Human") }
                 && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+                && lines.count > 3 && lines[1...3].allSatisfy { $0.prefix(14).contains { $0 != " " && $0 != "▌" } }
         }
-        return try tmux.screenWithEscapes()
     }
 
     @Test(arguments: ["xterm-256color", "tmux-256color"])
@@ -160,12 +162,14 @@ struct ColorEndToEndTests {
                 seen.formUnion(SGRColors(try tmux.screenWithEscapes()).rgb)
             }
             try tmux.send("g")
-            try await tmux.waitFor("the first row again") { lines in
+            // After g the table repaints every cell (the small table starts its pairs again), header first: the
+            // screen is read once it is whole and steady.
+            let steady = try await tmux.waitForSteady("the first row again") { lines in
                 lines[0].contains("row 1 of")
                     && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
             }
             // The rows, without the header (its count of loaded rows may differ) and the footer.
-            let lines = try tmux.screenWithEscapes().components(separatedBy: "\n")
+            let lines = steady.components(separatedBy: "\n")
             screens[term] = lines.dropFirst().dropLast(3).map(SGRColors.cells)
         }
         #expect(seen.count > 300, "more colours than the small table holds: \(seen.count)")
@@ -197,10 +201,19 @@ struct ColorEndToEndTests {
         return folder
     }
 
+    /// A folder's first screen once every row's thumbnail is drawn (glyphs left of each file's name) and the screen
+    /// is steady.
     func settledFolder(_ tmux: TmuxSession) async throws {
-        try await tmux.waitFor("the folder's thumbnails") { lines in
-            lines.contains { $0.contains(".png") }
+        try await tmux.waitForSteady("the folder's thumbnails") { lines in
+            // Each file's thumbnail: the cells left of its name, on its line and the four below.
+            let thumbnails = lines.indices.compactMap { index -> String? in
+                guard let name = lines[index].firstMatch(of: /\S+\.png/) else { return nil }
+                let width = lines[index].distance(from: lines[index].startIndex, to: name.range.lowerBound)
+                return lines[index..<min(lines.count, index + 5)].map { String($0.prefix(width)) }.joined()
+            }
+            return !thumbnails.isEmpty
                 && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+                && thumbnails.allSatisfy { thumbnail in thumbnail.contains { $0 != " " && $0 != "▌" } }
         }
     }
 }

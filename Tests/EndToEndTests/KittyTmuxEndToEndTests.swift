@@ -70,13 +70,17 @@ struct KittyTmuxEndToEndTests {
 
         /// Waits for the screen to satisfy `condition` (checked as tmux's client receives bytes); on timeout, an issue
         /// with the screen, the ids on it and the images the client got.
+        /// Returns the screen that satisfied it (nil on timeout): the test checks that one, not a later capture
+        /// that could catch a frame half written.
         func waitForScreen(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
-                           _ condition: @escaping ([PlaceholderCell], [String]) -> Bool) async throws -> Bool {
+                           _ condition: @escaping ([PlaceholderCell], [String]) -> Bool) async throws
+            -> (cells: [PlaceholderCell], text: [String])?
+        {
             let deadline = ContinuousClock.now + EndToEnd.deadline
             var last: (cells: [PlaceholderCell], text: [String]) = ([], [])
             while ContinuousClock.now < deadline {
                 last = try screen()
-                if condition(last.cells, last.text) { return true }
+                if condition(last.cells, last.text) { return last }
                 // Woken by the next bytes tmux sends its client (any redraw), or after a second at most.
                 let seen = client.snapshot.output.count
                 await client.waitQuietly(timeout: .seconds(1)) { $0.output.count > seen }
@@ -88,7 +92,7 @@ struct KittyTmuxEndToEndTests {
                 ids on it: \(ids.isEmpty ? "none" : ids)
                 what tmux's client got: \(client.snapshot.report)
                 """, sourceLocation: sourceLocation)
-            return false
+            return nil
         }
     }
 
@@ -180,16 +184,17 @@ struct KittyTmuxEndToEndTests {
     /// The fast demo with its 43 rows in one page: a fast scroll then ends at the same rows whenever the keys come
     /// (with pages of 10, a PageDown that outran the next page stopped at the last loaded row, so the rows on screen
     /// after the scroll, and how many of them have a picture, depended on the machine's speed).
+    /// Where `PageDown j j PageDown` three times, then `PageUp k`, end in that list at 100x30.
+    static let rowAfterScrolling = 26
+
     static let demo = ["demo", "--latency", "0", "--jitter", "0", "--page-delay", "50", "--thumb-size", "12x5",
                        "--rows", "43", "--page-size", "43"]
 
     @Test func thumbnailsThroughTmuxAreKittyImagesInTheirCellsAndStayRightAfterFastScrolling() async throws {
         let setup = try await Setup(Self.demo, persona: .kitty)
-        let shown = try await setup.waitForScreen("four thumbnails or more") { cells, _ in
+        let first = try #require(try await setup.waitForScreen("four thumbnails or more") { cells, _ in
             Set(cells.map(\.id)).count >= 4
-        }
-        let first = try setup.screen()
-        #expect(shown, "four thumbnails or more as placeholders: \(first.text.joined(separator: "\n"))")
+        })
         #expect(await setup.client.wait { Set(first.cells.map(\.id)).isSubset(of: Set($0.uploads.map(\.id))) },
                 "every id on screen was uploaded")
         #expect(Self.pictures(first.cells) != nil, "each id's cells form one picture")
@@ -197,12 +202,12 @@ struct KittyTmuxEndToEndTests {
         // Fast scrolling: pages down and back, keys as fast as tmux sends them.
         for _ in 0..<3 { try setup.tmux(["send-keys", "-t", "tt", "PageDown", "j", "j", "PageDown"]) }
         try setup.tmux(["send-keys", "-t", "tt", "PageUp", "k"])
-        let settled = try await setup.waitForScreen("four pictures or more, none loading, off row 1") { cells, text in
-            text.first?.contains("row 1 of") == false && Set(cells.map(\.id)).count >= 4
+        // With the 43 rows in one page, the keys end on the same row whatever the machine's pace.
+        let after = try #require(try await setup.waitForScreen("row \(Self.rowAfterScrolling), its pictures shown")
+        { cells, text in
+            text.first?.contains("row \(Self.rowAfterScrolling) of 43") == true && Set(cells.map(\.id)).count >= 4
                 && !text.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
-        }
-        #expect(settled)
-        let after = try setup.screen()
+        })
         let origins = try #require(Self.pictures(after.cells), "each id's cells form one picture")
         #expect(await setup.client.wait { Set(after.cells.map(\.id)).isSubset(of: Set($0.uploads.map(\.id))) })
         // No two rows show one picture, and no picture shows where another row's was deleted.
@@ -221,20 +226,20 @@ struct KittyTmuxEndToEndTests {
     @Test func anImageTheTerminalRejectsLeavesItsRowInTextArt() async throws {
         let setup = try await Setup(Self.demo, persona: .kitty(rejecting: [1]))
         let rejected = await setup.client.wait { $0.uploads.count >= 1 } ? setup.client.snapshot.uploads[0].id : 0
-        // The others show in pixels, the rejected one nowhere, and its row is drawn again as text.
-        let shown = try await setup.waitForScreen("three pictures, not the rejected one") { cells, _ in
-            let ids = Set(cells.map(\.id))
-            return ids.count >= 3 && !ids.contains(rejected)
-        }
-        let screen = try setup.screen()
-        #expect(shown, "\(screen.text.joined(separator: "\n"))")
         // The first screen has four pictures (the fifth row has none): three in pixels, the rejected one as text art,
-        // whose lines hold drawn cells where the others hold placeholders (`#` here).
-        #expect(Set(screen.cells.map(\.id)).count == 3)
-        let artLines = screen.text.dropFirst().prefix(24).filter { line in
-            !line.contains("#") && line.prefix(14).filter { $0 != " " && $0 != "▌" }.count >= 8
+        // whose lines hold drawn cells where the others hold placeholders (`#` here). The rejected row is drawn
+        // again after the terminal's answer comes, so the wait is for that screen.
+        func artLines(_ text: [String]) -> Int {
+            text.dropFirst().prefix(24).filter { line in
+                !line.contains("#") && line.prefix(14).filter { $0 != " " && $0 != "▌" }.count >= 8
+            }.count
         }
-        #expect(artLines.count >= 3, "the rejected row drawn as text art")
+        let screen = try #require(try await setup.waitForScreen("three pictures, the rejected one as text art") {
+            cells, text in
+            let ids = Set(cells.map(\.id))
+            return ids.count >= 3 && !ids.contains(rejected) && artLines(text) >= 3
+        })
+        #expect(Set(screen.cells.map(\.id)).count == 3)
         try setup.tmux(["send-keys", "-t", "tt", "q"])
     }
 }

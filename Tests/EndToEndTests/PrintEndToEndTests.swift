@@ -215,16 +215,18 @@ struct PrintEndToEndTests {
     @Test func printTimeoutPrintsWhatThereIsWhenAnImageNeverComes() async throws {
         try await TestHTTPServer.with { server in
             try serveThreePhotos(on: server, slow: .zero, silent: "coffee.png")
-            // The silent image stays loading (a stall limit of a minute); the other two have 4 s, which a loaded
-            // machine running the tests in parallel needs (with 1 s, one of them was once still decoding).
-            let run = try await PipedRun.run(browseArguments(server) + ["--print-timeout", "4", "--stall-timeout", "60"])
+            // The silent image stays loading (a stall limit of a minute); the other two have 20 s, which the most
+            // loaded machine needs (with 1 s, one of them was once still decoding; 4 s is within reach of all the
+            // suites starting at once beside a CPU hog). Nothing tells the test when they are done but the print
+            // itself, so this one wait is a time.
+            let run = try await PipedRun.run(browseArguments(server) + ["--print-timeout", "20", "--stall-timeout", "60"])
             expectScreen(run, columns: 80, rows: 24)
             let lines = Self.visibleLines(run.stdoutText)
             let coffee = try #require(lines.firstIndex { $0.contains("Photo coffee.png") })
             // The silent row shows the spinner's first frame; the others their pictures.
             #expect(lines[coffee..<coffee + 4].joined().contains("⠋"), "\(lines.joined(separator: "\n"))")
             #expect(!lines.joined().contains("failed"))
-            #expect(run.stderrText.contains("printed after 4 s (--print-timeout) with 1 thumbnail on screen still "
+            #expect(run.stderrText.contains("printed after 20 s (--print-timeout) with 1 thumbnail on screen still "
                                             + "loading"), "\(run.stderrText)")
         }
     }

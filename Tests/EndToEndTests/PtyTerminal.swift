@@ -20,8 +20,12 @@ final class PtyTerminal: Sendable {
         case silent
         /// Answers every query with broken sequences and random bytes, never a well-formed DA1.
         case garbage
-        /// Answers as kitty, but `delay` after the queries: after detection has given up.
-        case late(Duration)
+        /// Answers as kitty, but only once the program has taken the screen (entered the alternate screen), so
+        /// after detection has given up whatever the machine's speed: the answers come while the table runs.
+        case late
+        /// Answers as kitty, each answer `delay` after its query: a terminal over a slow link, or one on a loaded
+        /// machine.
+        case slow(Duration)
 
         static let kitty = Persona.kitty(rejecting: [])
     }
@@ -52,6 +56,9 @@ final class PtyTerminal: Sendable {
         var partialPayload: [UInt8] = []
         var deletes: [(id: UInt32, offset: Int)] = []
         var repliesWritten = 0
+        /// The `late` persona's answers, held until the program enters the alternate screen.
+        var heldReplies: [[UInt8]] = []
+        var screenTaken = false
         var exitStatus: Int32?
         var waiters: [(id: Int, condition: @Sendable (Snapshot) -> Bool,
                        continuation: CheckedContinuation<Bool, Never>)] = []
@@ -127,6 +134,11 @@ final class PtyTerminal: Sendable {
 
     let persona: Persona
     private let master: Int32
+    /// The terminal's own end, as the program sees it (for `unreadInput`).
+    private let slavePath: String
+    /// Whether the terminal has stopped reading what the program writes (see `pauseReading`).
+    private let readingPaused = NSCondition()
+    private nonisolated(unsafe) var paused = false
     let pid: pid_t
     private let state = Mutex(State())
 
@@ -145,6 +157,7 @@ final class PtyTerminal: Sendable {
                            ws_ypixel: UInt16(pixels?.height ?? 0))
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         let slavePath = String(cString: name)
+        self.slavePath = slavePath
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -272,9 +285,43 @@ final class PtyTerminal: Sendable {
 
     // MARK: Reading
 
+    /// Stops reading what the program writes, as a terminal that cannot keep up: once the pty's buffer is full,
+    /// the program's writes block.
+    func pauseReading() {
+        readingPaused.lock()
+        paused = true
+        readingPaused.unlock()
+    }
+
+    /// Reads again what the program writes (and what it wrote meanwhile).
+    func resumeReading() {
+        readingPaused.lock()
+        paused = false
+        readingPaused.signal()
+        readingPaused.unlock()
+    }
+
+    /// How many bytes the program wrote that the terminal has not read yet.
+    var unreadOutput: Int {
+        var count: Int32 = 0
+        return ioctl(master, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    }
+
+    /// How many bytes typed into the terminal the program has not read yet: they wait in the pty's input queue.
+    var unreadInput: Int {
+        let fd = open(slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return -1 }
+        defer { close(fd) }
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
+    }
+
     private func readLoop() {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
+            readingPaused.lock()
+            while paused { readingPaused.wait() }
+            readingPaused.unlock()
             let count = read(master, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
@@ -298,11 +345,29 @@ final class PtyTerminal: Sendable {
             for byte in bytes {
                 s.output.append(byte)
                 guard let sequence = s.scanner.step(byte) else { continue }
-                if let reply = handle(sequence, &s) { replies.append(reply) }
+                if case .csi("?1049h") = sequence, case .late = persona, !s.screenTaken {
+                    s.screenTaken = true
+                    replies += s.heldReplies
+                    s.heldReplies = []
+                    continue
+                }
+                guard let reply = handle(sequence, &s) else { continue }
+                if case .late = persona, !s.screenTaken {
+                    s.heldReplies.append(reply)
+                } else {
+                    replies.append(reply)
+                }
             }
             return readyWaiters(&s)
         }
-        for reply in replies { answer(reply) }
+        for reply in replies {
+            if case .slow(let delay) = persona {
+                let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in written(reply) }
+            } else {
+                written(reply)
+            }
+        }
         ready.forEach { $0.resume(returning: true) }
     }
 
@@ -316,15 +381,6 @@ final class PtyTerminal: Sendable {
             return true
         }
         return ready
-    }
-
-    private func answer(_ reply: [UInt8]) {
-        if case .late(let delay) = persona {
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in written(reply) }
-        } else {
-            written(reply)
-        }
     }
 
     private func written(_ reply: [UInt8]) {
@@ -371,16 +427,21 @@ final class PtyTerminal: Sendable {
         ]
         let text: String?
         switch persona {
-        case .kitty, .late: text = kitty[body]
+        case .kitty, .late, .slow: text = kitty[body]
         case .sixel: text = sixel[body]
         case .silent: text = nil
         case .garbage:
             guard ["16t", ">q", "c", "?1;1;0S", "?2;1;0S"].contains(body) else { return nil }
             var junk = Array("\(e)[?6x;;c\(e)_Gi=31;O\(e)[6;0;0t\u{9B}\(e)P>|".utf8)
             var generator = SystemRandomNumberGenerator()
-            // No ESC or `c`: nothing in the noise can complete a DA1 answer by chance.
+            // No ESC or `c`: nothing in the noise can complete a DA1 answer by chance. No BEL, CAN, SUB or C1
+            // control either, and the string closed at the end: the noise stays inside the DCS string it starts,
+            // so whenever it arrives (during detection, or after it on a loaded machine) none of it is read as a key
+            // and the string never stays open to swallow the keys typed after it.
+            let ends: Set<UInt8> = [0x07, 0x18, 0x1A, 0x1B, 0x63]
             junk += (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                .filter { $0 != 0x1B && $0 != 0x63 }
+                .filter { !ends.contains($0) && !(0x80...0x9F).contains($0) }
+            junk += Array("\(e)\\".utf8)
             return junk
         }
         return text.map { Array($0.utf8) }
@@ -401,7 +462,7 @@ final class PtyTerminal: Sendable {
         switch keys["a"] {
         case "q":
             switch persona {
-            case .kitty, .late: return Array("\(Self.esc)_Gi=\(keys["i"] ?? "0");OK\(Self.esc)\\".utf8)
+            case .kitty, .late, .slow: return Array("\(Self.esc)_Gi=\(keys["i"] ?? "0");OK\(Self.esc)\\".utf8)
             default: return nil
             }
         case "T", "t":

@@ -102,10 +102,14 @@ struct ReachEndToEndTests {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let record = scratch.appendingPathComponent("argv.txt")
+        // The script says it is done with a second file, made after the record is written whole: the test reads
+        // the record then, not while the script may still be writing it.
+        let done = scratch.appendingPathComponent("argv.done")
         let script = scratch.appendingPathComponent("browser.sh")
         try """
             #!/bin/sh
             for a in "$@"; do printf '%s\\n' "$a"; done >> \(record.path)
+            echo >> \(done.path)
             """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
@@ -122,7 +126,7 @@ struct ReachEndToEndTests {
         let status = try #require(opened.first { $0.contains("opened the ") })
         let url = try #require(status.components(separatedBy: ": ").last?.trimmingCharacters(in: .whitespaces))
         #expect(url.hasPrefix("http"))
-        try await tmux.waitFor("the browser script's record") { _ in FileManager.default.fileExists(atPath: record.path) }
+        try await tmux.waitFor("the browser script to finish") { _ in FileManager.default.fileExists(atPath: done.path) }
         #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n", "one argument: the URL")
 
         try tmux.send("y")

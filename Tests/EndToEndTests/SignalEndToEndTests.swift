@@ -56,6 +56,17 @@ struct SignalEndToEndTests {
         return stat[stat.index(close, offsetBy: 2)...].first
     }
 
+    /// Whether every thread of the process is stopped (T): a stop signal reaches the threads one by one.
+    func allThreadsStopped(_ pid: pid_t) -> Bool {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"), !tasks.isEmpty
+        else { return false }
+        return tasks.allSatisfy { task in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return true }  // a thread that ended meanwhile
+            return stat[stat.index(close, offsetBy: 2)...].first == "T"
+        }
+    }
+
     /// Starts thumbtable from an interactive shell and waits for its first screen.
     func startFromShell(_ tmux: TmuxSession) async throws -> pid_t {
         try await tmux.waitFor(text: "$")
@@ -129,22 +140,26 @@ struct SignalEndToEndTests {
         // ncurses sets SIGTSTP to SIG_IGN for the length of every doupdate() unless the program's own handler was
         // there before newterm; a `kill -TSTP` landing in one was dropped (this suite's Ctrl-Z test caught it once).
         // The autoplay draws all the time: sample the disposition while it does.
-        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--autoplay", "--autoplay-speed", "2"])
+        // The longest script there is (200 phases, a fixed seed): it is still playing when the sampling ends,
+        // however slow the machine.
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--autoplay", "--autoplay-speed", "2",
+                                                                 "--autoplay-length", "200", "--seed", "1"])
         defer { tmux.close() }
         try await tmux.waitFor(text: "row 1 of")
         let pid = try #require(try tmux.programPID())
         let before = try tmux.screen()
         var samples = 0, caught = 0, ignored = 0
-        let clock = ContinuousClock(), end = clock.now + .seconds(3)
-        // A sample every 2 ms rather than flat out: the other end-to-end tests run beside this one on two cores.
-        while clock.now < end, let state = disposition(of: SIGTSTP, pid: pid) {
+        // 1,000 samples, one every 2 ms rather than flat out (the other end-to-end tests run beside this one on two
+        // cores): about 3 s on a quiet machine, longer on a loaded one, which only means more frames drawn.
+        let deadline = ContinuousClock.now + EndToEnd.deadline
+        while samples < 1000, ContinuousClock.now < deadline, let state = disposition(of: SIGTSTP, pid: pid) {
             samples += 1
             if state.caught { caught += 1 }
             if state.ignored { ignored += 1 }
             try await Task.sleep(for: .milliseconds(2))
         }
         #expect(try tmux.screen() != before, "the screen was drawn while the disposition was sampled")
-        #expect(samples > 200)
+        #expect(samples == 1000, "the program ended after \(samples) samples")
         #expect(ignored == 0, "SIGTSTP was ignored in \(ignored) of \(samples) samples")
         #expect(caught == samples, "SIGTSTP was caught in \(caught) of \(samples) samples")
     }
@@ -172,6 +187,8 @@ struct SignalEndToEndTests {
         try await tmux.waitFor(text: "row 1 of 20 loaded")
         let pid = try #require(try tmux.programPID())
         kill(pid, SIGSTOP)
+        // kill returns before every thread has stopped: a frame being written could land after the scribble.
+        try await tmux.waitFor("every thread of the program stopped") { _ in self.allThreadsStopped(pid) }
         // Something else writes over the stopped program's screen, as a shell's job report would.
         let (written, _) = try TmuxSession.run(["sh", "-c", "printf '\\033[2J\\033[HSCRIBBLE' > \(try tmux.pane("pane_tty"))"])
         #expect(written == 0)

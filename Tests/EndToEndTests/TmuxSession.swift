@@ -116,6 +116,25 @@ final class TmuxSession {
         return last
     }
 
+    /// Waits until the screen with its colours (`screenWithEscapes`) satisfies `condition` and reads the same three
+    /// times in a row: for a test that compares a whole screen, which a capture taken while a frame is being written
+    /// (a full repaint draws the header first) would show half old. Returns that screen.
+    @discardableResult
+    func waitForSteady(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+                       _ condition: @escaping ([String]) -> Bool) async throws -> String {
+        var reads: [String] = []
+        _ = try await waitFor(what + ", the same on three reads", sourceLocation: sourceLocation) { lines in
+            guard condition(lines), let coloured = try? self.screenWithEscapes() else {
+                reads.removeAll()
+                return false
+            }
+            reads.append(coloured)
+            if reads.count > 3 { reads.removeFirst() }
+            return reads.count == 3 && Set(reads).count == 1
+        }
+        return reads.last ?? ""
+    }
+
     /// Waits until some line of the screen contains `text`.
     @discardableResult
     func waitFor(text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {

@@ -69,7 +69,11 @@ struct ZoomEndToEndTests {
         }
         let statsFile = scratch.appendingPathComponent("stats.json").path
         let tmux = try TmuxSession(["browse", folder.path, "--mode", "ascii", "--color", "none", "--no-disk-cache",
-                                    "--reuse-overlay", "--stats-file", statsFile], columns: 120, rows: 50)
+                                    "--reuse-overlay", "--stats-file", statsFile,
+                                    // Its own memory limit: the machine's (the cgroup's) is shared with every suite
+                                    // running beside this one, whose pressure would purge the caches and count
+                                    // decodes and downloads again.
+                                    "--memory-limit", "4096"], columns: 120, rows: 50)
         defer { tmux.close() }
 
         let start = try await Self.settled(tmux, "the first screen loaded") { Self.counter("decodes", in: $0) == 3 }
