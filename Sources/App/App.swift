@@ -30,6 +30,12 @@ public final class App {
     private let detailPixels: DetailPanePixels?
     /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
     public var onQuit: (@MainActor () -> Void)?
+    /// Called once the loop has ended and the terminal is given back, before `exitDeadline` starts: what the program
+    /// writes as it ends (the autoplay's summary on stdout, `--stats-file`) is written here, on the main queue. After
+    /// `run()` returns it could be cut off: `run()` resumes as a task job, and on a loaded machine that took longer
+    /// than the deadline, which then ended the process without the summary. Returns the status to exit with: the
+    /// one given, or another when writing failed.
+    public var onRestored: (@MainActor (_ status: Int32) -> Int32)?
     private var needsFrame = false
     private var spinnerTimer: DispatchSourceTimer?
     private var finish: CheckedContinuation<Int32, Never>?
@@ -218,8 +224,8 @@ public final class App {
         detailPixels?.screenRepainted()
     }
 
-    /// Ends the loop with an exit status (0 for q): restores the terminal now, and ends the process within
-    /// `exitDeadline` whatever the caller's cleanup waits for.
+    /// Ends the loop with an exit status (0 for q): restores the terminal now, writes what the program leaves
+    /// behind (`onRestored`), and ends the process within `exitDeadline` whatever the caller's cleanup waits for.
     ///
     /// The terminal is restored here rather than where `run()` resumes: a key or signal handler runs as a plain
     /// block on the main queue, but `run()` resumes as a task job, and those wait while tasks stuck in blocking calls
@@ -234,6 +240,8 @@ public final class App {
         images?.deleteAll()
         detailPixels?.deleteImage()
         terminal.restore()
+        let status = onRestored?(status) ?? status
+        exitStatus = status
         Self.endProcess(status: status, after: Self.exitDeadline)
         finish?.resume(returning: status)
         finish = nil

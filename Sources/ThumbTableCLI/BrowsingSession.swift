@@ -33,9 +33,11 @@ struct BrowsingSession {
                 table?.say("Disk cache off: \(error)")
             }
         }
+        app.onRestored = { [unowned app] status in
+            (try? writeStats(of: app.table, pipeline)) == nil ? 1 : status
+        }
         let status = await app.run()
         await pipeline.cancelAll()
-        try writeStats(of: app.table, pipeline)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -72,12 +72,14 @@ struct DemoShow {
                                           sides: sides)
             }
         }
+        app.onRestored = { [unowned app] status in
+            // The terminal is restored by now: the summary goes to stdout, where a script can read it.
+            if let summary { Messages.write(summary.text, to: .standardOutput) }
+            return (try? session.writeStats(of: app.table, pipelines.ours)) == nil ? 1 : status
+        }
         let status = await app.run()
         await pipelines.ours.cancelAll()
         await pipelines.naive.cancelAll()
-        // The terminal is restored by now: the summary goes to stdout, where a script can read it.
-        if let summary { Messages.write(summary.text, to: .standardOutput) }
-        try session.writeStats(of: app.table, pipelines.ours)
         if status != 0 { throw ExitCode(status) }
     }
 }

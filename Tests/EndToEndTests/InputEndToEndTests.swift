@@ -18,6 +18,21 @@ struct InputEndToEndTests {
         }
     }
 
+    /// The quit watch's thread id (it is named "quit watch").
+    static func quitWatchThread(pid: pid_t) -> String? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.first { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) == "quit watch\n"
+        }
+    }
+
+    /// The bytes a thread has read so far (`rchar` in `/proc/PID/task/TID/io`).
+    static func bytesRead(pid: pid_t, thread: String) -> Int {
+        let io = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/io", encoding: .utf8)) ?? ""
+        return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }
+            .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
     @Test func keysTypedWhileTheLoopIsStuckWritingAreAllTakenInOrder() async throws {
         let terminal = try PtyTerminal(program: try TmuxSession.binary(),
                                        arguments: DemoEndToEndTests.fastDemo + ["--graphics", "text"],
@@ -48,19 +63,14 @@ struct InputEndToEndTests {
         try #require(Self.isWritingToTheTerminal(pid: terminal.pid), "the program's loop is stuck writing")
 
         // Three rows down, then the pane: typed while the loop is stuck. The quit watch takes them from the
-        // terminal after half a second (the pty's input queue empties although the loop still cannot read).
-        // The keys reach the pty's input queue (the kernel moves them there a moment after they are typed) and wait
-        // there, unread by the stuck loop; then the queue empties.
+        // terminal after half a second, while the loop still cannot read: the bytes its thread has read grow by 4.
+        let watch = try #require(Self.quitWatchThread(pid: terminal.pid), "the quit watch thread")
+        let before = Self.bytesRead(pid: terminal.pid, thread: watch)
         terminal.type("jjj\r")
-        var seen = 0
-        while ContinuousClock.now < deadline {
-            let unread = terminal.unreadInput
-            seen = max(seen, unread)
-            if seen == 4 && unread == 0 { break }
+        while Self.bytesRead(pid: terminal.pid, thread: watch) < before + 4, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(seen == 4, "the keys waited in the input queue")
-        #expect(terminal.unreadInput == 0, "the quit watch read the keys")
+        #expect(Self.bytesRead(pid: terminal.pid, thread: watch) >= before + 4, "the quit watch read the keys")
         #expect(Self.isWritingToTheTerminal(pid: terminal.pid), "while the loop was still stuck writing")
 
         // The terminal reads again; the loop gets every key, in order: row 4's detail pane.

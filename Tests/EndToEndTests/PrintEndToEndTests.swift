@@ -219,7 +219,8 @@ struct PrintEndToEndTests {
             // loaded machine needs (with 1 s, one of them was once still decoding; 4 s is within reach of all the
             // suites starting at once beside a CPU hog). Nothing tells the test when they are done but the print
             // itself, so this one wait is a time.
-            let run = try await PipedRun.run(browseArguments(server) + ["--print-timeout", "20", "--stall-timeout", "60"])
+            let run = try await PipedRun.run(browseArguments(server)
+                                             + ["--print-timeout", "20", "--stall-timeout", "60"])
             expectScreen(run, columns: 80, rows: 24)
             let lines = Self.visibleLines(run.stdoutText)
             let coffee = try #require(lines.firstIndex { $0.contains("Photo coffee.png") })

@@ -106,9 +106,11 @@ final class PtyTerminal: Sendable {
         while i < bytes.endIndex {
             let byte = bytes[i]
             // A picture's string: ESC _ (kitty) or ESC P (sixel), up to ESC \ or the end.
-            if byte == 0x1B, i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "_") || bytes[i + 1] == UInt8(ascii: "P") {
+            let introducer = i + 1 < bytes.endIndex ? bytes[i + 1] : 0
+            if byte == 0x1B, introducer == UInt8(ascii: "_") || introducer == UInt8(ascii: "P") {
                 var end = i + 2
-                while end < bytes.endIndex, !(bytes[end] == 0x1B && end + 1 < bytes.endIndex && bytes[end + 1] == 0x5C) {
+                while end < bytes.endIndex,
+                      !(bytes[end] == 0x1B && end + 1 < bytes.endIndex && bytes[end + 1] == UInt8(ascii: "\\")) {
                     end += 1
                 }
                 let body = bytes[(i + 2)..<end]
@@ -134,8 +136,6 @@ final class PtyTerminal: Sendable {
 
     let persona: Persona
     private let master: Int32
-    /// The terminal's own end, as the program sees it (for `unreadInput`).
-    private let slavePath: String
     /// Whether the terminal has stopped reading what the program writes (see `pauseReading`).
     private let readingPaused = NSCondition()
     private nonisolated(unsafe) var paused = false
@@ -157,7 +157,6 @@ final class PtyTerminal: Sendable {
                            ws_ypixel: UInt16(pixels?.height ?? 0))
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         let slavePath = String(cString: name)
-        self.slavePath = slavePath
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -305,15 +304,6 @@ final class PtyTerminal: Sendable {
     var unreadOutput: Int {
         var count: Int32 = 0
         return ioctl(master, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
-    }
-
-    /// How many bytes typed into the terminal the program has not read yet: they wait in the pty's input queue.
-    var unreadInput: Int {
-        let fd = open(slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return -1 }
-        defer { close(fd) }
-        var count: Int32 = 0
-        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
     }
 
     private func readLoop() {

@@ -126,7 +126,9 @@ struct ReachEndToEndTests {
         let status = try #require(opened.first { $0.contains("opened the ") })
         let url = try #require(status.components(separatedBy: ": ").last?.trimmingCharacters(in: .whitespaces))
         #expect(url.hasPrefix("http"))
-        try await tmux.waitFor("the browser script to finish") { _ in FileManager.default.fileExists(atPath: done.path) }
+        try await tmux.waitFor("the browser script to finish") { _ in
+            FileManager.default.fileExists(atPath: done.path)
+        }
         #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n", "one argument: the URL")
 
         try tmux.send("y")

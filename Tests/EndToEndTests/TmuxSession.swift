@@ -29,7 +29,8 @@ final class TmuxSession {
             + "printf '\\033]2;\(TmuxSession.endedTitle)\\033\\\\'; exec sleep 86400"
         try self.init(socket: socket, statusFile: statusFile, command: "sh -c \(TmuxSession.quote(script))",
                       columns: columns, rows: rows)
-        statsFile = arguments.firstIndex(of: "--stats-file").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        statsFile = arguments.firstIndex(of: "--stats-file")
+            .flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     }
 
     /// Starts an interactive shell with job control (bash, prompt `$ `) in a terminal of the given size, for what
