@@ -37,6 +37,8 @@ extension BrowsingSession {
         }
         printer.table.cancelAll()
         await pipeline.cancelAll()
+        // The disk cache trims beside the work; the screen is out, so a run this short waits for it to finish.
+        await pipeline.finishDiskCacheTrims()
         try writeStats(of: printer.table, pipeline)
         // The screen shows why, but a script must be able to tell that there was nothing to show.
         switch printer.table.listStatus {

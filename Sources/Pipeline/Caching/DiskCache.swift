@@ -356,7 +356,24 @@ public final class DiskCache: Sendable {
     private func scheduleTrim(_ state: inout State) {
         guard !state.trimPending else { return }
         state.trimPending = true
-        trimQueue.async { [self] in trim() }
+        trimQueue.async { [self] in Self.runAtLowPriority { self.trim() } }
+    }
+
+    /// How much lower than the program's other threads a trim runs (a nice value): a trim reads and deletes
+    /// thousands of files, and on a busy machine must not take a core from the first screen's decoding.
+    static let trimNiceness: Int32 = 10
+
+    /// Runs `work` on a thread of its own at `trimNiceness`, and waits for it. A thread of its own, because a
+    /// thread's niceness cannot be raised back without privileges: a worker of a dispatch queue would keep it.
+    private static func runAtLowPriority(_ work: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let started = BackgroundThread.start(name: "cache trim") {
+            // On Linux, PRIO_PROCESS with 0 names the calling thread, not the whole process.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, trimNiceness)
+            work()
+            done.signal()
+        }
+        if started { done.wait() } else { work() }
     }
 
     /// Waits until the trims asked for so far have run (tests, and anything that must see the folder settled).
