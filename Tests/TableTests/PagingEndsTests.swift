@@ -173,7 +173,7 @@ import Testing
         #expect(status == .stopped(.emptyPages(count: 5, next: .number(6))))
         #expect(source.requests.count == 5)
         #expect(table.isSettled, "nothing more is coming: the print mode prints at once")
-        #expect(screen(table).contains("paging stopped: 5 empty pages in a row; r on the last row asks again"),
+        #expect(screen(table).contains("0 items: paging stopped: 5 empty pages in a row · r asks again"),
                 "\(screen(table))")
         #expect(!screen(table).contains("loading"))
     }

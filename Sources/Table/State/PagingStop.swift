@@ -24,7 +24,8 @@ public enum PagingStop: Sendable, Equatable {
         return nil
     }
 
-    /// Why paging stopped, in words for the status line, the list's last row and stderr.
+    /// Why paging stopped, in words for the status line, the list's last row and stderr (the keys that ask again
+    /// are the table's to say).
     public var note: String {
         switch self {
         case .nextAlreadyLoaded(let next):
@@ -32,7 +33,7 @@ public enum PagingStop: Sendable, Equatable {
         case .repeatedRows(let page, let first):
             "the list stops here: page \(page) has the same rows as page \(first)"
         case .emptyPages(let count, _):
-            "paging stopped: \(count) empty pages in a row; r on the last row asks again"
+            "paging stopped: \(count) empty pages in a row"
         case .rowCeiling(let rows):
             "the list stops at \(rows) rows, the most a list holds"
         case .textCeiling(let bytes):

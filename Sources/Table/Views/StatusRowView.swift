@@ -48,6 +48,7 @@ struct StatusRowView {
             let mark = TerminalText.unicodeAvailable ? (stop.resumeCursor == nil ? "■" : "⏸")
                 : (stop.resumeCursor == nil ? "#" : "=")
             let text = "\(mark) \(items.count) item\(items.count == 1 ? "" : "s"): \(stop.note)"
+                + (stop.resumeCursor == nil ? "" : " · r asks again")
             buffer.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.attribution, maxWidth: width)
         case .more:
             // Only shown when the filter stopped the paging (`hasStatusRow`).
