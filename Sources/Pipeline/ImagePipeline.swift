@@ -157,6 +157,13 @@ public actor ImagePipeline {
         diskCacheOffHandler.withLock { $0 = handler }
     }
 
+    /// Waits for the disk cache's trims under way, off the cooperative pool: for a run about to end (the print mode,
+    /// once its screen is out), so that many short runs still keep the cache within its limit.
+    public nonisolated func finishDiskCacheTrims() async {
+        guard let diskCache else { return }
+        await BlockingIO.run { diskCache.waitForTrims() }
+    }
+
     /// The most failures remembered: a few hundred kilobytes at most, however many rows fail.
     static let rememberedFailuresLimit = 4096
 

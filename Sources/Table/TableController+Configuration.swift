@@ -2,7 +2,7 @@ import Cells
 
 extension TableController {
     /// What the table is set up with: the thumbnail size, the theme, the slots kept beyond the screen, low-data mode,
-    /// prefetching, the layout and the clock.
+    /// prefetching, the layout, the clocks and the list's ceilings.
     public struct Configuration: Sendable {
         /// The thumbnails' size before zooming; nil: sized to the screen (`ThumbnailSizing.automatic`).
         public var thumbnail: CellSize?
@@ -21,11 +21,19 @@ extension TableController {
         public var filterReadLimit: Int
         /// The clock the scroll's pace is measured on, for the prefetch (tests bring their own).
         public var clock: @Sendable () -> ContinuousClock.Instant
+        /// The clock the pace of paging is read on (`PagePace`; tests bring their own).
+        public var pagingClock: @Sendable () -> ContinuousClock.Instant
+        /// The most rows, and text bytes, a list holds (`ListState.rowCeiling`, `textCeiling`; tests lower them).
+        public var listCeilings: (rows: Int, textBytes: Int)
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list,
                     slotBinding: SlotBindingPolicy = .safe, filterReadLimit: Int = ListState.defaultFilterReadLimit,
-                    clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+                    clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+                    pagingClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+                    listCeilings: (rows: Int, textBytes: Int) = (ListState.rowCeiling, ListState.textCeiling)) {
             self.clock = clock
+            self.pagingClock = pagingClock
+            self.listCeilings = listCeilings
             self.filterReadLimit = filterReadLimit
             self.layout = layout
             self.slotBinding = slotBinding

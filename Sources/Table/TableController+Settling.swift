@@ -18,7 +18,7 @@ extension TableController {
     public var isWaitingForPage: Bool {
         switch listStatus {
         case .loading, .more: break
-        case .failed, .end: return false
+        case .failed, .end, .stopped: return false
         }
         let rows = visibleRows
         // A loaded row lies below the screen: the screen is full of rows already.

@@ -48,9 +48,10 @@ public final class TableController {
                 counters: SlotCounters = SlotCounters()) {
         self.source = source
         self.configuration = configuration
-        self.list = ListState(firstPage: source.firstPage, filterReadLimit: configuration.filterReadLimit)
+        self.list = ListState(firstPage: source.firstPage, filterReadLimit: configuration.filterReadLimit,
+                              ceilings: configuration.listCeilings)
         self.listLayout = ListLayout(sizing: configuration.sizing, mode: configuration.layout)
-        self.pages = PageLoader(source: source)
+        self.pages = PageLoader(source: source, clock: configuration.pagingClock)
         self.binder = ThumbnailBinder(loader: loader, margin: configuration.slotMargin,
                                       prefetches: configuration.prefetch, counters: counters, changed: changes,
                                       policy: configuration.slotBinding, clock: configuration.clock)
@@ -164,7 +165,7 @@ public final class TableController {
         selectLastRow()
         switch list.status {
         case .more, .loading: isFollowingEnd = true
-        case .end, .failed: isFollowingEnd = false
+        case .end, .failed, .stopped: isFollowingEnd = false
         }
         changed()
     }
@@ -310,6 +311,8 @@ public final class TableController {
             if list.isPausedByFilter {
                 list.readMoreDespiteFilter()
                 changed()
+            } else if case .stopped = list.status {
+                resumePaging()
             } else if case .failed(let message, _) = list.status {
                 pageFailure = PageFailurePane(reason: PageFailurePane.reason(message), firstPage: items.isEmpty,
                                               loadedRows: items.count)
@@ -340,6 +343,7 @@ public final class TableController {
                     : "loading more items…"
                 case .failed: status = "the next page failed to load: Esc, then Enter on the last row says why"
                 case .end: status = "this is the last item"
+                case .stopped(let stop): status = "this is the last item: \(stop.note)"
                 }
             }
             changed()
@@ -427,6 +431,8 @@ public final class TableController {
             changed()
         } else if case .failed = list.status {
             retryPage()
+        } else if case .stopped = list.status {
+            resumePaging()
         }
     }
 
@@ -488,6 +494,24 @@ public final class TableController {
         load(cursor)
     }
 
+    /// Asks the source again after a run of empty pages stopped paging (`r` or Enter on the last row); a stop that
+    /// ends the list (a loop, a ceiling) says so again instead.
+    public func resumePaging() {
+        guard case .stopped(let stop) = list.status else { return }
+        guard let cursor = list.resumePaging() else {
+            status = stop.note
+            changed()
+            return
+        }
+        load(cursor)
+    }
+
+    /// Whether the next page waits for its turn: the table asks for at most `PagePace.perSecond` pages a second on
+    /// its own, after a first `PagePace.burst`.
+    public var isPacingPages: Bool {
+        pages.waitingUntil != nil
+    }
+
     private func load(_ cursor: PageCursor) {
         list.status = .loading
         changed()
@@ -497,7 +521,7 @@ public final class TableController {
     private func pageArrived(_ result: Result<ItemPage, any Error>, cursor: PageCursor) {
         switch result {
         case .success(let page):
-            if let notes = list.append(page) { status = notes }
+            if let notes = list.append(page, from: cursor) { status = notes }
             if page.stillCounting { watchCount() }
         case .failure(let error):
             list.status = .failed(message: String(describing: error), cursor: cursor)
@@ -507,7 +531,7 @@ public final class TableController {
             // The next page is asked for by `update()`, as for any viewport at the last loaded row.
             switch list.status {
             case .more, .loading: break
-            case .end, .failed: isFollowingEnd = false
+            case .end, .failed, .stopped: isFollowingEnd = false
             }
         }
         changed()

@@ -37,9 +37,14 @@ extension BrowsingSession {
         }
         printer.table.cancelAll()
         await pipeline.cancelAll()
+        // The disk cache trims beside the work; the screen is out, so a run this short waits for it to finish.
+        await pipeline.finishDiskCacheTrims()
         try writeStats(of: printer.table, pipeline)
         // The screen shows why, but a script must be able to tell that there was nothing to show.
-        if case .failed = printer.table.listStatus, printer.table.items.isEmpty { throw ExitCode.failure }
+        switch printer.table.listStatus {
+        case .failed, .stopped: if printer.table.items.isEmpty { throw ExitCode.failure }
+        case .loading, .more, .end: break
+        }
     }
 
     /// The colour depth printed: --color, else what `render` picks for its stdout (none under NO_COLOR, else by

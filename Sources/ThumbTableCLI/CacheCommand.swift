@@ -35,8 +35,15 @@ struct CacheCommand: ParsableCommand {
                 cache:   \(stats.directory.path)
                 entries: \(stats.entries)
                 size:    \(Self.megabytes(stats.bytes)) of \(Self.megabytes(stats.limit))
+                other:   \(stats.otherFiles == 0 ? "none" : Self.others(stats) + ", left alone")
 
                 """, to: .standardOutput)
+        }
+
+        /// The files in the folder that are not the cache's, which it leaves alone.
+        static func others(_ stats: DiskCache.Stats) -> String {
+            "\(stats.otherFiles) file\(stats.otherFiles == 1 ? "" : "s") (\(megabytes(stats.otherBytes))) "
+                + "that \(stats.otherFiles == 1 ? "is" : "are") not the cache's"
         }
 
         static func megabytes(_ bytes: Int) -> String {
@@ -45,15 +52,17 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete every cached image.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete every cached image, and nothing else in the folder.")
         @OptionGroup var location: Location
 
         func run() throws {
             let cache = try location.open()
-            let before = cache.stats()
-            cache.removeAll()
-            Messages.write("removed \(before.entries) entries (\(Stats.megabytes(before.bytes))) from "
-                           + "\(before.directory.path)\n", to: .standardOutput)
+            let removed = cache.removeAll()
+            let left = cache.stats()
+            Messages.write("removed \(removed.entries) entries (\(Stats.megabytes(removed.bytes))) from "
+                           + "\(cache.directory.path)"
+                           + (left.otherFiles == 0 ? "" : "; left \(Stats.others(left))") + "\n", to: .standardOutput)
         }
     }
 }

@@ -47,6 +47,43 @@ struct CacheEndToEndTests {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
     }
 
+    @Test func theCacheDeletesOnlyWhatItWrote() async throws {
+        let scratch = try scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cache = scratch.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        // A user's files in the folder, older than anything the cache writes: the first a sweep would take.
+        let notes = cache.appendingPathComponent("notes.entry"), thesis = cache.appendingPathComponent("thesis.entry")
+        try Data("my notes\n".utf8).write(to: notes)
+        try Data(repeating: 0x54, count: 3 << 20).write(to: thesis)
+        for file in [notes, thesis] {
+            try FileManager.default.setAttributes([.modificationDate: Date() - 86_400], ofItemAtPath: file.path)
+        }
+        try await TestHTTPServer.with { server in
+            try serveCatalog(on: server)
+            // A 1 MB limit, passed by the thesis alone: storing the first pictures must not sweep it.
+            let run = try await PipedRun.run([
+                "browse", server.url("/api").absoluteString, "--items", "results", "--title", "name",
+                "--image", "image", "--print", "--print-size", "80x24", "--color", "none",
+                "--cache-dir", cache.path, "--disk-cache-mb", "1",
+            ])
+            #expect(run.status == 0, "\(run.stderrText)")
+        }
+        #expect(try Data(contentsOf: thesis).count == 3 << 20, "the thesis is not swept")
+
+        let stats = try BinaryRun.run(["cache", "stats", "--cache-dir", cache.path])
+        #expect(stats.stdoutText.contains("other:   2 files (3.0 MB) that are not the cache's, left alone"),
+                "\(stats.stdoutText)")
+        #expect(!stats.stdoutText.contains("entries: 0"), "the pictures were kept: \(stats.stdoutText)")
+
+        let clear = try BinaryRun.run(["cache", "clear", "--cache-dir", cache.path])
+        #expect(clear.status == 0, "\(clear.stderrText)")
+        #expect(clear.stdoutText.contains("; left 2 files (3.0 MB) that are not the cache's"), "\(clear.stdoutText)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted() == ["notes.entry",
+                                                                                              "thesis.entry"])
+        #expect(try Data(contentsOf: notes) == Data("my notes\n".utf8))
+    }
+
     @Test func aMissingImageIsRequestedOnceAcrossScrollingAndAgainOnR() async throws {
         let scratch = try scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

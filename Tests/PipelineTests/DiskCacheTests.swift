@@ -128,6 +128,7 @@ import Testing
         try setLastUse(of: cache.fileURL(for: urls[2]), to: now - 200)
 
         cache.store(data, for: urls[3])
+        cache.waitForTrims()
 
         #expect(cache.entry(for: urls[1]) == nil)
         for url in [urls[0], urls[2], urls[3]] { #expect(cache.entry(for: url) != nil, "\(url)") }
@@ -145,6 +146,7 @@ import Testing
 
         #expect(cache.entry(for: urls[0]) != nil) // a is now the most recently used; b the least
         cache.store(data, for: urls[3])
+        cache.waitForTrims()
 
         #expect(!FileManager.default.fileExists(atPath: cache.fileURL(for: urls[1]).path))
         #expect(FileManager.default.fileExists(atPath: cache.fileURL(for: urls[0]).path))
@@ -161,6 +163,7 @@ import Testing
 
         let small = try DiskCache(directory: directory, sizeLimit: fileSize * 4)
         small.store(data, for: URL(string: "https://example.com/images/x.png")!)
+        small.waitForTrims()
 
         #expect(small.stats().bytes <= fileSize * 4)
         #expect(small.entry(for: URL(string: "https://example.com/images/x.png")!) != nil, "the newest stays")
@@ -219,6 +222,144 @@ import Testing
         #expect(stats.limit == 50 << 20)
         #expect(stats.directory.standardizedFileURL == directory.standardizedFileURL)
         #expect(stats.failedWrites == 0)
+    }
+
+    // MARK: Only the cache's own files
+
+    /// Files a user may keep in the cache's folder, none of them the cache's: another name (`notes.entry`, an entry's
+    /// name in capitals or one digit short), an entry's name on a file without the cache's header, a link named
+    /// like an entry, a folder named like one, a file named like a temporary write but holding something else.
+    enum Foreign: String, CaseIterable, Sendable {
+        case notesEntry, thesisEntry, capitalHex, shortHex, entryNameWithoutHeader, linkNamedLikeAnEntry,
+             folderNamedLikeAnEntry, temporaryNameWithoutHeader
+
+        static let hex = String(repeating: "ab", count: 32)
+
+        var name: String {
+            switch self {
+            case .notesEntry: "notes.entry"
+            case .thesisEntry: "thesis.entry"
+            case .capitalHex: Self.hex.uppercased() + ".entry"
+            case .shortHex: String(Self.hex.dropLast()) + ".entry"
+            case .entryNameWithoutHeader: String(repeating: "cd", count: 32) + ".entry"
+            case .linkNamedLikeAnEntry: String(repeating: "ef", count: 32) + ".entry"
+            case .folderNamedLikeAnEntry: String(repeating: "01", count: 32) + ".entry"
+            case .temporaryNameWithoutHeader: "." + Self.hex + ".entry." + UUID().uuidString + ".tmp"
+            }
+        }
+
+        /// Puts the file in `folder`, a day old (older than any entry, so the first a sweep would take); the link
+        /// points at `target`, a user's file outside the folder.
+        func make(in folder: URL, target: URL) throws -> URL {
+            let file = folder.appendingPathComponent(name)
+            switch self {
+            case .linkNamedLikeAnEntry:
+                try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+            case .folderNamedLikeAnEntry:
+                try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+            case .thesisEntry:
+                try Data(repeating: 0x54, count: 3 << 20).write(to: file)
+            default:
+                try Data("my notes, not a cache entry\n".utf8).write(to: file)
+            }
+            if self != .linkNamedLikeAnEntry {
+                try FileManager.default.setAttributes([.modificationDate: Date() - 86_400], ofItemAtPath: file.path)
+            }
+            return file
+        }
+    }
+
+    /// A user's file outside the cache's folder, for links to point at.
+    private func userFile() throws -> URL {
+        let file = directory.deletingLastPathComponent().appendingPathComponent("user-\(UUID().uuidString).txt")
+        try Data("the user's own file\n".utf8).write(to: file)
+        return file
+    }
+
+    @Test(arguments: Foreign.allCases)
+    func clearingDeletesTheEntriesAndLeavesAFileThatIsNotTheCaches(_ foreign: Foreign) throws {
+        let cache = try DiskCache(directory: directory)
+        for name in ["a", "b", "c"] { cache.store(data, for: URL(string: "https://example.com/\(name).png")!) }
+        let target = try userFile()
+        defer { try? FileManager.default.removeItem(at: target) }
+        let file = try foreign.make(in: directory, target: target)
+        let before = try? Data(contentsOf: file)
+
+        let removed = cache.removeAll()
+
+        #expect(removed.entries == 3)
+        #expect(try fileNames() == [file.lastPathComponent], "only the entries are gone")
+        #expect((try? Data(contentsOf: file)) == before, "\(foreign.name) is as it was")
+        #expect(try Data(contentsOf: target) == Data("the user's own file\n".utf8))
+        let stats = cache.stats()
+        #expect(stats.entries == 0)
+        #expect(stats.otherFiles == 1)
+    }
+
+    @Test(arguments: Foreign.allCases)
+    func aTrimDeletesOnlyTheCachesOwnEntries(_ foreign: Foreign) throws {
+        // The foreign file is the oldest thing in the folder, and the limit is passed by the first store.
+        let fileSize = try entryFileSize()
+        let target = try userFile()
+        defer { try? FileManager.default.removeItem(at: target) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = try foreign.make(in: directory, target: target)
+        let before = try? Data(contentsOf: file)
+        let urls = (0..<6).map { URL(string: "https://example.com/images/\($0).png")! }
+        let cache = try DiskCache(directory: directory, sizeLimit: fileSize * 4)
+
+        for url in urls {
+            cache.store(data, for: url)
+            cache.waitForTrims()
+        }
+
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect((try? Data(contentsOf: file)) == before, "\(foreign.name) is as it was")
+        #expect(try Data(contentsOf: target) == Data("the user's own file\n".utf8))
+        let stats = cache.stats()
+        #expect(stats.bytes <= fileSize * 4, "the entries were trimmed")
+        #expect(stats.entries >= 3)
+        #expect(cache.entry(for: urls[5]) != nil, "the newest stays")
+        #expect(stats.otherFiles == 1)
+    }
+
+    @Test func statsCountWhatIsNotTheCachesApart() throws {
+        let cache = try DiskCache(directory: directory)
+        cache.store(data, for: url)
+        let target = try userFile()
+        defer { try? FileManager.default.removeItem(at: target) }
+        for foreign in Foreign.allCases { _ = try foreign.make(in: directory, target: target) }
+
+        let stats = cache.stats()
+
+        #expect(stats.entries == 1)
+        #expect(stats.bytes == (try entryFileSize()))
+        #expect(stats.otherFiles == Foreign.allCases.count)
+        #expect(stats.otherBytes >= 3 << 20, "thesis.entry's 3 MB are counted among the others")
+    }
+
+    // MARK: Trimming beside the work
+
+    @Test func aStoreDoesNotWaitForTheTrim() throws {
+        let fileSize = try entryFileSize()
+        let urls = (0..<20).map { URL(string: "https://example.com/images/\($0).png")! }
+        let full = try DiskCache(directory: directory)
+        for url in urls { full.store(data, for: url) }
+        full.waitForTrims()
+        // The trims of this cache are held: a store that waited for one would never return.
+        let trims = DispatchQueue(label: "held trims")
+        trims.suspend()
+        let cache = try DiskCache(directory: directory, sizeLimit: fileSize * 5, trimQueue: trims)
+        let newest = URL(string: "https://example.com/images/new.png")!
+
+        #expect(cache.store(data, for: newest) == nil)
+
+        #expect(cache.entry(for: newest)?.loadedData == data, "the entry is there at once")
+        #expect(try fileNames().count == 21, "nothing trimmed yet")
+        trims.resume()
+        cache.waitForTrims()
+        #expect(cache.stats().bytes <= fileSize * 5, "the trim ran once let go")
+        #expect(cache.entry(for: newest) != nil)
     }
 
     // MARK: Writing safely

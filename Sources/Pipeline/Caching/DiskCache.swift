@@ -1,5 +1,6 @@
 import Basics
 import Crypto
+import Dispatch
 import FoundationEssentials
 import LocalFiles
 #if canImport(Glibc)
@@ -17,9 +18,11 @@ import Synchronization
 /// again rather than drawn as garbage.
 ///
 /// The folder is kept under `sizeLimit` by deleting the least recently used entries (a hit refreshes an entry's
-/// modification time). The total is kept as a running count, so a store only scans the folder when the count is
-/// unknown (the first store) or over the limit; a sweep then trims to 90 % of the limit, so that a full cache is
-/// not scanned again at every store.
+/// modification time). The total is kept as a running count, so the folder is only scanned when the count is
+/// unknown (after the first store) or over the limit; a trim then deletes down to 90 % of the limit, so that a full
+/// cache is not scanned again at every store. Trims run on a queue of their own, beside the work: a store never
+/// waits for one, so a folder of 100,000 entries does not hold back the first pictures. Only the cache's own files
+/// are ever deleted (see `DiskCacheFolder`): anything else in the folder is left, and counted by `stats()`.
 ///
 /// A response that says `no-store` is not kept. Whether an entry is fresh (used without asking the server) or stale
 /// (revalidated first) is the entry's to say: see `Entry.isFresh(at:)`.
@@ -81,6 +84,10 @@ public final class DiskCache: Sendable {
         /// The size of the entry files, headers included.
         public var bytes: Int
         public var limit: Int
+        /// Files in the folder that are not the cache's (another name, not a regular file, or not starting with the
+        /// cache's header): left alone, and their size.
+        public var otherFiles: Int
+        public var otherBytes: Int
         /// Stores that failed since this cache was opened, and why the last one did.
         public var failedWrites: Int
         public var lastWriteError: DiskCache.Error?
@@ -107,21 +114,34 @@ public final class DiskCache: Sendable {
     public let sizeLimit: Int
 
     private struct State {
-        /// The size of all entry files, or nil until the folder is scanned.
+        /// The size of all entry files, or nil while it is not known: before the first trim has counted, and while a
+        /// trim counts.
         var totalBytes: Int?
+        /// Whether a trim is queued or running.
+        var trimPending = false
+        /// Whether a trim is counting the folder now, and the bytes stores and removals added (or took) meanwhile.
+        var counting = false
+        var changedWhileCounting = 0
         var failedWrites = 0
         var lastWriteError: DiskCache.Error?
     }
 
     private let state = Mutex(State())
+    private let folder: DiskCacheFolder
+    /// Where trims run, one at a time.
+    private let trimQueue: DispatchQueue
 
     /// Opens (creating if needed) the cache in `directory`.
     ///
-    /// - Parameter forReading: only to read or count entries (`cache stats`): a folder that cannot be written is
-    ///   accepted.
-    public init(directory: URL, sizeLimit: Int = 200 << 20, forReading: Bool = false) throws(DiskCache.Error) {
+    /// - Parameters:
+    ///   - forReading: only to read or count entries (`cache stats`): a folder that cannot be written is accepted.
+    ///   - trimQueue: the serial queue trims run on; by default one of the cache's own (a test holds one back).
+    public init(directory: URL, sizeLimit: Int = 200 << 20, forReading: Bool = false,
+                trimQueue: DispatchQueue? = nil) throws(DiskCache.Error) {
         self.directory = directory.standardizedFileURL
         self.sizeLimit = sizeLimit
+        self.folder = DiskCacheFolder(path: self.directory.path)
+        self.trimQueue = trimQueue ?? DispatchQueue(label: "thumbtable.disk-cache-trim", qos: .utility)
         let path = self.directory.path
         do {
             try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
@@ -134,7 +154,8 @@ public final class DiskCache: Sendable {
         }
         guard !forReading else { return }
         // Creating a file is the only true test: `access(W_OK)` says yes to root on a read-only file system.
-        let probe = path + "/.probe" + Self.entrySuffix + "." + UUID().uuidString + Self.temporarySuffix
+        let probe = path + "/.probe" + DiskCacheFolder.entrySuffix + "." + UUID().uuidString
+            + DiskCacheFolder.temporarySuffix
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { throw .unusableDirectory(path: path, reason: String(cString: strerror(errno))) }
         close(fd)
@@ -175,7 +196,7 @@ public final class DiskCache: Sendable {
 
     /// The file that holds the entry for `url`.
     public func fileURL(for url: URL) -> URL {
-        directory.appendingPathComponent(Self.key(for: url) + Self.entrySuffix)
+        directory.appendingPathComponent(Self.key(for: url) + DiskCacheFolder.entrySuffix)
     }
 
     // MARK: Reading
@@ -220,7 +241,7 @@ public final class DiskCache: Sendable {
             guard let now = try? FileManager.default.attributesOfItem(atPath: path),
                   Self.inode(now) == Self.inode(read), unlink(path) == 0
             else { return }
-            state.totalBytes? -= Self.size(now)
+            account(-Self.size(now), in: &state)
         }
     }
 
@@ -249,30 +270,40 @@ public final class DiskCache: Sendable {
 
         let destination = fileURL(for: url)
         let temporary = directory.appendingPathComponent(
-            "." + destination.lastPathComponent + "." + UUID().uuidString + Self.temporarySuffix)
+            "." + destination.lastPathComponent + "." + UUID().uuidString + DiskCacheFolder.temporarySuffix)
         do {
             try Data(file).write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             return noteFailure(.writeFailed(path: directory.path, reason: fileErrorReason(error)))
         }
-        // Renaming, counting and sweeping under the lock keeps the running total true to the folder.
+        // Renaming and counting under the lock keeps the running total true to the folder.
         let failure = state.withLock { state -> DiskCache.Error? in
-            let replaced = (try? FileManager.default.attributesOfItem(atPath: destination.path)).map(Self.size) ?? 0
+            var replaced = stat()
+            let replacedSize = lstat(destination.path, &replaced) == 0 ? Int(replaced.st_size) : 0
             guard rename(temporary.path, destination.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary.path)
                 return .writeFailed(path: directory.path, reason: reason)
             }
-            if state.totalBytes == nil {
-                state.totalBytes = scan().reduce(0) { $0 + $1.size }
-            } else {
-                state.totalBytes! += file.count - replaced
-            }
-            if state.totalBytes! > sizeLimit { sweep(&state, target: sizeLimit / 10 * 9) }
+            account(file.count - replacedSize, in: &state)
             return nil
         }
         return failure.map(noteFailure)
+    }
+
+    /// Adds a store's or a removal's change in bytes to the running total, and asks for a trim when the total is
+    /// not known yet or passed the limit. Called under the lock.
+    private func account(_ change: Int, in state: inout State) {
+        if let total = state.totalBytes {
+            state.totalBytes = total + change
+            if total + change > sizeLimit { scheduleTrim(&state) }
+        } else if state.counting {
+            state.changedWhileCounting += change
+        } else {
+            // Not counted yet: the trim's scan will see this file.
+            scheduleTrim(&state)
+        }
     }
 
     private func noteFailure(_ error: DiskCache.Error) -> DiskCache.Error {
@@ -289,85 +320,106 @@ public final class DiskCache: Sendable {
         state.withLock { state in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path), unlink(path) == 0
             else { return }
-            state.totalBytes? -= Self.size(attributes)
+            account(-Self.size(attributes), in: &state)
         }
     }
 
-    /// Deletes every entry (and any temporary file), leaving the folder and files that are not the cache's.
-    public func removeAll() {
-        state.withLock { state in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for name in names where Self.isEntryName(name) || Self.isTemporaryName(name) {
-                unlink(directory.appendingPathComponent(name).path)
+    /// Deletes every entry (and any temporary file) of the cache, leaving the folder and files that are not the
+    /// cache's. Waits for a trim under way first.
+    /// - Returns: the entries deleted and their size.
+    @discardableResult
+    public func removeAll() -> (entries: Int, bytes: Int) {
+        trimQueue.sync {
+            state.withLock { state in
+                let deleted = folder.deleteAll()
+                state.totalBytes = 0
+                return deleted
             }
-            state.totalBytes = 0
         }
     }
 
-    /// Counts the entries and their size (scanning the folder, so it sees other processes' writes too).
+    /// Counts the entries and their size, and the other files in the folder (scanning it, so it sees other
+    /// processes' writes too; each entry's header is checked).
     public func stats() -> Stats {
-        state.withLock { state in
-            let entries = scan()
-            let bytes = entries.reduce(0) { $0 + $1.size }
-            state.totalBytes = bytes
-            return Stats(directory: directory, entries: entries.count, bytes: bytes, limit: sizeLimit,
-                         failedWrites: state.failedWrites, lastWriteError: state.lastWriteError)
+        let listing = folder.scan(checkHeaders: true)
+        return state.withLock { state in
+            Stats(directory: directory, entries: listing.entries.count,
+                  bytes: listing.entries.reduce(0) { $0 + $1.size }, limit: sizeLimit,
+                  otherFiles: listing.otherFiles, otherBytes: listing.otherBytes,
+                  failedWrites: state.failedWrites, lastWriteError: state.lastWriteError)
         }
     }
 
-    // MARK: Sweeping
+    // MARK: Trimming
 
-    private struct ScannedEntry {
-        var path: String
-        var size: Int
-        var lastUse: Date
+    /// Queues a trim, unless one is queued or running. Called under the lock.
+    private func scheduleTrim(_ state: inout State) {
+        guard !state.trimPending else { return }
+        state.trimPending = true
+        trimQueue.async { [self] in Self.runAtLowPriority { self.trim() } }
     }
 
-    /// The entry files in the folder. Temporary files older than an hour are left over from a crash and deleted
-    /// (a younger one may be another process's write in progress).
-    private func scan() -> [ScannedEntry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let staleBefore = Date(timeIntervalSinceNow: -3600)
-        var entries: [ScannedEntry] = []
-        for name in names {
-            let path = directory.appendingPathComponent(name).path
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
-            let lastUse = attributes[.modificationDate] as? Date ?? .distantPast
-            if Self.isEntryName(name) {
-                entries.append(ScannedEntry(path: path, size: Self.size(attributes), lastUse: lastUse))
-            } else if Self.isTemporaryName(name), lastUse < staleBefore {
-                unlink(path)
+    /// How much lower than the program's other threads a trim runs (a nice value): a trim reads and deletes
+    /// thousands of files, and on a busy machine must not take a core from the first screen's decoding.
+    static let trimNiceness: Int32 = 10
+
+    /// Runs `work` on a thread of its own at `trimNiceness`, and waits for it. A thread of its own, because a
+    /// thread's niceness cannot be raised back without privileges: a worker of a dispatch queue would keep it.
+    private static func runAtLowPriority(_ work: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let started = BackgroundThread.start(name: "cache trim") {
+            // On Linux, PRIO_PROCESS with 0 names the calling thread, not the whole process.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, trimNiceness)
+            work()
+            done.signal()
+        }
+        if started { done.wait() } else { work() }
+    }
+
+    /// Waits until the trims asked for so far have run (tests, and anything that must see the folder settled).
+    public func waitForTrims() {
+        // A trim that ends over the limit queues the next one itself: wait until none is pending.
+        repeat { trimQueue.sync {} } while state.withLock { $0.trimPending }
+    }
+
+    /// Counts the folder and, over the limit, deletes the least recently used entries down to 90 % of it. Runs on
+    /// the trim queue, without the lock while it reads and deletes: stores and reads go on meanwhile, and what
+    /// stores add while it counts is added to its count at the end. A file stored during the scan may be counted
+    /// twice; the total then errs high, and the next trim counts again.
+    private func trim() {
+        state.withLock { state in
+            state.totalBytes = nil
+            state.counting = true
+            state.changedWhileCounting = 0
+        }
+        let listing = folder.scan(checkHeaders: false)
+        var total = listing.entries.reduce(0) { $0 + $1.size }
+        if total > sizeLimit {
+            let target = sizeLimit / 10 * 9
+            let oldestFirst = listing.entries.sorted {
+                ($0.lastUse.tv_sec, $0.lastUse.tv_nsec) < ($1.lastUse.tv_sec, $1.lastUse.tv_nsec)
+            }
+            for entry in oldestFirst where total > target {
+                // An entry that is not the cache's after all (another header) is left, and not counted.
+                _ = folder.delete(entry)
+                total -= entry.size
             }
         }
-        return entries
-    }
-
-    /// Deletes least recently used entries until the total is at most `target`.
-    private func sweep(_ state: inout State, target: Int) {
-        let entries = scan().sorted { $0.lastUse < $1.lastUse }
-        var total = entries.reduce(0) { $0 + $1.size }
-        for entry in entries where total > target {
-            if unlink(entry.path) == 0 { total -= entry.size }
+        state.withLock { state in
+            let grown = state.changedWhileCounting
+            state.totalBytes = total + grown
+            state.counting = false
+            state.trimPending = false
+            // Stores during the trim took it over the limit again: trim again (never for nothing, so a folder
+            // that cannot be brought under the limit is not scanned over and over).
+            if grown > 0, total + grown > sizeLimit { scheduleTrim(&state) }
         }
-        state.totalBytes = total
     }
 
     // MARK: The file format
 
-    private static let magic = Array("TTCACHE1".utf8)
-    private static let entrySuffix = ".entry"
-    private static let temporarySuffix = ".tmp"
     /// A header longer than this is garbage, not a long URL.
     private static let maxHeaderLength = 1 << 20
-
-    private static func isEntryName(_ name: String) -> Bool {
-        name.hasSuffix(entrySuffix) && !name.hasPrefix(".")
-    }
-
-    private static func isTemporaryName(_ name: String) -> Bool {
-        // ".<key>.entry.<UUID>.tmp"
-        name.hasPrefix(".") && name.hasSuffix(temporarySuffix) && name.contains(entrySuffix + ".")
-    }
 
     /// magic, header length (UInt32, big-endian), JSON header, bytes.
     static func encode(_ metadata: Metadata, bytes: [UInt8]) -> [UInt8] {
@@ -376,6 +428,7 @@ public final class DiskCache: Sendable {
         encoder.dateEncodingStrategy = .secondsSince1970
         // Encoding a struct of strings, numbers, booleans and dates cannot fail.
         let header = Array(try! encoder.encode(metadata))
+        let magic = DiskCacheFolder.magic
         var file = magic
         file.reserveCapacity(magic.count + 4 + header.count + bytes.count)
         let length = UInt32(header.count)
@@ -387,6 +440,7 @@ public final class DiskCache: Sendable {
 
     /// The entry in `file` if it is whole, for `url`, and its bytes match their checksum; else nil.
     static func decode(_ file: [UInt8], url: URL) -> Entry? {
+        let magic = DiskCacheFolder.magic
         let headerStart = magic.count + 4
         guard file.count >= headerStart, file.starts(with: magic) else { return nil }
         let length = file[magic.count..<headerStart].reduce(0) { $0 << 8 | Int($1) }

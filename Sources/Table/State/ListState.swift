@@ -14,6 +14,9 @@ public struct ListState: Sendable {
         case failed(message: String, cursor: PageCursor)
         /// Every page is loaded.
         case end
+        /// Paging stopped before the source's end, for the reason given (`PagingStop.note` words it); a run of
+        /// empty pages may be asked again (`resumeCursor`).
+        case stopped(PagingStop)
     }
 
     public private(set) var items: [Item] = []
@@ -43,11 +46,26 @@ public struct ListState: Sendable {
     /// The most page notes kept.
     static let keptNotes = 50
 
+    /// The most rows a list holds: more than the largest photo folder, and a bound on what an endless source costs.
+    public static let rowCeiling = 1_000_000
+    /// The most text (titles, subtitles, fields, links, in UTF-8) a list holds: a source of 1 MB titles reaches it
+    /// long before the row ceiling.
+    public static let textCeiling = 256 << 20
+
+    /// The pages loaded, to catch a source that leads back to one or keeps sending empty pages.
+    private var trail = PageTrail()
+    /// The text of the items held, in bytes (see `textCeiling`).
+    public private(set) var textBytes = 0
+    /// The ceilings this list stops at (the defaults above; tests lower them).
+    let ceilings: (rows: Int, textBytes: Int)
+
     /// The default of `filterReadLimit`: ten pages of a typical API.
     public static let defaultFilterReadLimit = 500
 
-    init(firstPage: PageCursor, filterReadLimit: Int = ListState.defaultFilterReadLimit) {
+    init(firstPage: PageCursor, filterReadLimit: Int = ListState.defaultFilterReadLimit,
+         ceilings: (rows: Int, textBytes: Int) = (ListState.rowCeiling, ListState.textCeiling)) {
         status = .more(firstPage)
+        self.ceilings = (max(1, ceilings.rows), max(1, ceilings.textBytes))
         filterReadStep = max(1, filterReadLimit)
         self.filterReadLimit = filterReadStep
     }
@@ -110,12 +128,22 @@ public struct ListState: Sendable {
         totalStillCounting = count.stillCounting
     }
 
-    /// Adds a page's items (filtered as the rest) and notes, and takes its next cursor.
-    /// - Returns: the page's notes as one line for the status line, if it brought any.
-    mutating func append(_ page: ItemPage) -> String? {
+    /// Adds a page that arrived from `cursor`: its items (filtered as the rest) and notes, and its next cursor; or
+    /// stops paging when the page leads back to one loaded already, repeats one's rows, ends a run of empty pages or
+    /// passes a ceiling (the stop's note is added to the notes).
+    /// - Returns: the page's notes (and the stop's) as one line for the status line, if there are any.
+    mutating func append(_ page: ItemPage, from cursor: PageCursor) -> String? {
         let start = items.count
-        items.append(contentsOf: page.items)
         pagesLoaded += 1
+        var stop = trail.record(page, from: cursor, number: pagesLoaded)
+        var kept = page.items
+        if case .repeatedRows? = stop { kept = [] }
+        if let cut = keptWithinCeilings(kept) {
+            kept = cut.items
+            stop = cut.stop
+        }
+        items.append(contentsOf: kept)
+        textBytes += kept.reduce(0) { $0 + Self.textBytes(of: $1) }
         if let count = page.totalCount {
             total = count
             totalStillCounting = page.stillCounting
@@ -123,12 +151,46 @@ public struct ListState: Sendable {
         if !filter.isEmpty {
             let matching = (start..<items.count).filter { Self.matches(items[$0], filter) }
             filtered?.append(contentsOf: matching)
-            readWithoutMatch = matching.last.map { items.count - 1 - $0 } ?? readWithoutMatch + page.items.count
+            readWithoutMatch = matching.last.map { items.count - 1 - $0 } ?? readWithoutMatch + kept.count
         }
-        status = page.next.map { .more($0) } ?? .end
-        guard !page.notes.isEmpty else { return nil }
-        pageNotes = Array((pageNotes + page.notes).suffix(Self.keptNotes))
-        return page.notes.joined(separator: " · ")
+        status = stop.map { .stopped($0) } ?? page.next.map { .more($0) } ?? .end
+        let notes = page.notes + (stop.map { [$0.note] } ?? [])
+        guard !notes.isEmpty else { return nil }
+        pageNotes = Array((pageNotes + notes).suffix(Self.keptNotes))
+        return notes.joined(separator: " · ")
+    }
+
+    /// The items of a page that fit under the ceilings, and the stop when some do not.
+    private func keptWithinCeilings(_ items: [Item]) -> (items: [Item], stop: PagingStop)? {
+        var bytes = textBytes
+        for (index, item) in items.enumerated() {
+            if self.items.count + index >= ceilings.rows {
+                return (Array(items.prefix(index)), .rowCeiling(rows: ceilings.rows))
+            }
+            bytes += Self.textBytes(of: item)
+            if bytes > ceilings.textBytes {
+                return (Array(items.prefix(index)), .textCeiling(bytes: ceilings.textBytes))
+            }
+        }
+        return nil
+    }
+
+    /// The text an item holds, in UTF-8 bytes: what a source's items cost beyond their count.
+    static func textBytes(of item: Item) -> Int {
+        var bytes = item.id.utf8.count + item.title.utf8.count + item.subtitle.utf8.count
+        bytes += item.fields.reduce(0) { $0 + $1.label.utf8.count + $1.value.utf8.count }
+        bytes += (item.imageURL?.absoluteString.utf8.count ?? 0) + (item.thumbnailURL?.absoluteString.utf8.count ?? 0)
+        bytes += (item.attribution?.utf8.count ?? 0) + (item.imageLookupFailure?.utf8.count ?? 0)
+        return bytes
+    }
+
+    /// Asks for more after a run of empty pages stopped paging (`r`): the count of empty pages starts again.
+    /// - Returns: the cursor to load, or nil when paging did not stop that way.
+    mutating func resumePaging() -> PageCursor? {
+        guard case .stopped(let stop) = status, let cursor = stop.resumeCursor else { return nil }
+        trail.resume()
+        status = .more(cursor)
+        return cursor
     }
 
     /// Puts an item the source looked up again in place of the old one.

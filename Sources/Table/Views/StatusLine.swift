@@ -32,6 +32,10 @@ struct StatusLine {
             text = itemSelected
                 ? "A page failed to load: G goes to its row · ? help · q quit"
                 : "Enter shows why the page failed · r retries · ? help · q quit"
+        } else if case .stopped(let stop) = list.status, stop.resumeCursor != nil {
+            text = itemSelected
+                ? "Paging stopped: G goes to the last row, r there asks again · ? help · q quit"
+                : "r asks for the next page again · ? help · q quit"
         } else {
             text = mode == .grid ? "arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit"
                 : "j/k move · Enter open · / filter · r retry image · ? help · q quit"

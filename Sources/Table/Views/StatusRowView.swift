@@ -16,6 +16,7 @@ struct StatusRowView {
         switch list.status {
         case .end: reading = "in all \(read) rows"
         case .more where list.isPausedByFilter: reading = "in \(read) rows read; reading stopped"
+        case .stopped: reading = "in the \(read) rows read; paging stopped"
         default: reading = "in \(read) rows read so far"
         }
         buffer.put("No match for \"\(list.filter)\" \(reading). Esc clears the filter.", x: 2, y: 1,
@@ -42,6 +43,12 @@ struct StatusRowView {
         case .end:
             let text = items.isEmpty ? "— \(list.pageNotes.last ?? "the list is empty") —"
                 : "— end of the list: \(items.count) item\(items.count == 1 ? "" : "s") —"
+            buffer.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.attribution, maxWidth: width)
+        case .stopped(let stop):
+            let mark = TerminalText.unicodeAvailable ? (stop.resumeCursor == nil ? "■" : "⏸")
+                : (stop.resumeCursor == nil ? "#" : "=")
+            let text = "\(mark) \(items.count) item\(items.count == 1 ? "" : "s"): \(stop.note)"
+                + (stop.resumeCursor == nil ? "" : " · r asks again")
             buffer.put(TextWrap.truncate(text, width: width), x: x, y: y, style: theme.attribution, maxWidth: width)
         case .more:
             // Only shown when the filter stopped the paging (`hasStatusRow`).
