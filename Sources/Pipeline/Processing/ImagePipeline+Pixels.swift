@@ -110,6 +110,8 @@ extension ImagePipeline {
         do {
             try await budget.reserve(memory)
             do {
+                // A decode cannot stop once started: one whose picture left while it waited for memory never starts.
+                try Task.checkCancellation()
                 return (try ImageDecoder.decode(bytes, options: options), memory)
             } catch {
                 budget.release(memory)

@@ -154,6 +154,8 @@ extension ImagePipeline {
         do {
             try await processing.decodeBudget.reserve(memory)
             do {
+                // A decode cannot stop once started: one whose row left while it waited for memory never starts.
+                try Task.checkCancellation()
                 return (try processing.decode(bytes, fit), fit, memory)
             } catch {
                 processing.decodeBudget.release(memory)
