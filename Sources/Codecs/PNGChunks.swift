@@ -11,8 +11,10 @@ enum PNGChunks {
     private static let keptAncillary: Set<UInt32> = [type("tRNS"), type("gAMA"), type("cHRM"), type("sRGB")]
 
     /// `bytes` without the ancillary chunks libpng does not need, or nil when nothing would be dropped (the
-    /// common case: no copy is made). A damaged chunk structure (a length past the end) stops the walk there and
-    /// keeps the rest as it is, so libpng reports the damage in its own words.
+    /// common case: no copy is made). A chunk that claims more bytes than the file holds ends the walk: one of the
+    /// dropped kinds is cut off with everything after it (libpng would allocate the length it claims, up to 2 GB,
+    /// before finding the data short), any other is left with the rest for libpng, which reads those in bounded
+    /// pieces and reports the damage in its own words.
     static func essential(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         let drops = droppedRanges(bytes)
         guard !drops.isEmpty else { return nil }
@@ -37,24 +39,33 @@ enum PNGChunks {
     private static func droppedRanges(_ bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
         var drops: [Range<Int>] = []
         var offset = 8  // after the signature
-        while offset + 12 <= bytes.count {
+        while offset + 8 <= bytes.count {
             let length = Int(bigEndian32(bytes, at: offset))
-            // A chunk's length is at most 2^31 - 1 (the specification); anything past the end is damage.
-            guard length <= Int(Int32.max), length <= bytes.count - offset - 12 else { break }
             let chunkType = bigEndian32(bytes, at: offset + 4)
-            let end = offset + 12 + length
             // Bit 5 of the first type byte (lowercase) marks an ancillary chunk.
-            if chunkType & 0x2000_0000 != 0, !keptAncillary.contains(chunkType) {
-                if let last = drops.last, last.upperBound == offset {
-                    drops[drops.count - 1] = last.lowerBound..<end
-                } else {
-                    drops.append(offset..<end)
-                }
+            let dropped = chunkType & 0x2000_0000 != 0 && !keptAncillary.contains(chunkType)
+            // A chunk's length is at most 2^31 - 1 (the specification); past the end of the data it is damage.
+            guard length <= Int(Int32.max), length <= bytes.count - offset - 12 else {
+                if dropped { drop(offset..<bytes.count, into: &drops) }
+                break
+            }
+            let end = offset + 12 + length
+            if dropped {
+                drop(offset..<end, into: &drops)
             }
             if chunkType == type("IEND") { break }
             offset = end
         }
         return drops
+    }
+
+    /// Adds `range` to `drops`, merged with the last range when they touch.
+    private static func drop(_ range: Range<Int>, into drops: inout [Range<Int>]) {
+        if let last = drops.last, last.upperBound == range.lowerBound {
+            drops[drops.count - 1] = last.lowerBound..<range.upperBound
+        } else {
+            drops.append(range)
+        }
     }
 
     private static func bigEndian32(_ bytes: UnsafeRawBufferPointer, at i: Int) -> UInt32 {

@@ -41,6 +41,16 @@ import TestSupport
         #expect(image.bitmap.pixels == (try ImageDecoder.decode(plain)).bitmap.pixels)
     }
 
+    /// A chunk that claims more than the file holds (the fuzzer's 399-byte file claimed 1.6 GB of zTXt): libpng
+    /// would allocate the claim before finding the data short. A dropped kind is cut off with all after it, and
+    /// libpng finds the file short without allocating anything.
+    @Test func aChunkClaimingMoreThanTheFileHoldsIsCutOff() throws {
+        let hostile = HostileImages.pngWithChunkClaiming(0x6000_0000, type: "zTXt")
+        let head = Array(HostileImages.plainPNG().prefix(8 + 25))  // signature and IHDR
+        #expect(hostile.withUnsafeBytes { PNGChunks.essential($0) } == head)
+        #expect(throws: DecodeError.self) { try ImageDecoder.decode(hostile) }
+    }
+
     /// A damaged chunk structure stops the walk: the rest goes to libpng as it is, which names the damage.
     @Test func aChunkCutShortIsStillLibpngsError() throws {
         let hostile = HostileImages.png(chunk: "zTXt", count: 3, header: HostileImages.compressedHeader(for: "zTXt"),

@@ -19,6 +19,17 @@ import TestSupport
         #expect(run.peakRSSKilobytes < 128 * 1024, "peak \(run.peakRSSKilobytes / 1024) MB")
     }
 
+    /// A chunk that claims 1.6 GB in a file of a few hundred bytes (what the fuzzer found): libpng allocated the
+    /// claim before finding the data short, 1.6 GB in the old build. The file is refused as damaged, near 30 MB.
+    @Test func aPNGChunkClaimingGigabytesIsNeverAllocated() throws {
+        let file = try Self.write(HostileImages.pngWithChunkClaiming(0x6000_0000, type: "zTXt"), name: "claim.png")
+        defer { unlink(file) }
+        let run = try BinaryRun.run(["render", file, "--size", "8x4"])
+        #expect(run.status != 0)
+        #expect(run.stderrText.contains("the PNG data is damaged"), "\(run.stderrText)")
+        #expect(run.peakRSSKilobytes < 128 * 1024, "peak \(run.peakRSSKilobytes / 1024) MB")
+    }
+
     /// The JPEG (499 scans over 8192x8192, 11 s of CPU in the old build) is refused from its headers with
     /// a message that says why and what to raise, instead of being decoded.
     @Test func aJPEGWhoseScansWouldTakeSecondsIsRefusedAndSaysWhy() throws {

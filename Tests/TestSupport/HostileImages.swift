@@ -26,6 +26,18 @@ public enum HostileImages {
         png(side: side, grey: grey, chunk: "tEXt", count: 0, header: [], inflatedBytes: 0)
     }
 
+    /// The start of a chunk of `type` that claims `length` bytes of data and holds a few: what follows it in a file
+    /// becomes its data, as far as the file goes.
+    public static func chunkClaiming(_ length: Int, type: String) -> [UInt8] {
+        bigEndian(length) + Array(type.utf8) + Array("Comment".utf8) + [0, 0, 0x78, 0xDA]
+    }
+
+    /// A 16x16 PNG whose first chunk after IHDR claims `length` bytes of `type`, the image data after it.
+    public static func pngWithChunkClaiming(_ length: Int, type: String) -> [UInt8] {
+        let plain = plainPNG()
+        return Array(plain.prefix(8 + 25)) + chunkClaiming(length, type: type) + plain.dropFirst(8 + 25)
+    }
+
     /// The header bytes each compressed chunk type puts before its zlib stream: a keyword, then flags.
     public static func compressedHeader(for type: String) -> [UInt8] {
         switch type {
