@@ -21,9 +21,10 @@ public final class LongDecodeLane: Sendable {
         var nextID = 0
     }
 
-    /// The program's lane: one long decode at a time, long meaning 16 million pixels visited (a 16-megapixel
-    /// baseline JPEG, a 4-megapixel progressive one with four passes over every block; about a tenth of a second).
-    public static let shared = LongDecodeLane(threshold: 16_000_000, width: 1)
+    /// The program's lane: one long decode at a time, long meaning 64 million pixels visited or more (a 64-megapixel
+    /// PNG, a 48-megapixel baseline JPEG, a 12-megapixel progressive one: a few tenths of a second and up here). A
+    /// 12-megapixel baseline photo (18 million) is short: pages of them still decode two at a time.
+    public static let shared = LongDecodeLane(threshold: 64_000_000, width: 1)
 
     public init(threshold: Int, width: Int) {
         self.threshold = threshold
