@@ -102,7 +102,7 @@ let package = Package(
         ]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"],
                     resources: [.copy("Golden")]),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels"],
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels", "TestSupport"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TextArtTests", dependencies: ["TextArt", "Pixels", "Cells", "Codecs"],
                     exclude: ["quality-configs.tsv"], resources: [.copy("Golden")]),

@@ -13,6 +13,9 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Decoding the image would allocate `bytes` bytes (bitmap and working memory, see `ImageDecoder.memoryCost`),
     /// more than `limit`: `DecodeOptions.maxMemory`, or the capacity of a `DecodeMemoryBudget`.
     case needsTooMuchMemory(bytes: Int, limit: Int)
+    /// Decoding the JPEG would visit `blockScans` 8x8 blocks over its `scans` scans (`JPEGScanWork`), more than
+    /// `limit` (`DecodeOptions.maxBlockScans`): a file made to burn CPU time, or one far beyond a photo's shape.
+    case needsTooMuchWork(scans: Int, blockScans: Int, limit: Int)
     /// The data is damaged or cut short; `reason` says how, in the library's words where it has them.
     case corrupt(ImageFormat, reason: String)
     /// A valid file that uses something the system library cannot decode.
@@ -36,6 +39,10 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .needsTooMuchMemory(let bytes, let limit):
             "decoding the image needs \(Self.byteCount(bytes)) of memory, above the \(Self.byteCount(limit)) one "
                 + "decode may use; raise the memory limit (DecodeOptions.maxMemory) to decode it"
+        case .needsTooMuchWork(let scans, let blockScans, let limit):
+            "the JPEG's \(scans) scans would decode \(Self.millions(blockScans)) blocks of 8x8 pixels, above the "
+                + "\(Self.millions(limit)) one decode may take; raise the work limit (DecodeOptions.maxBlockScans) "
+                + "to decode it"
         case .corrupt(let format, let reason):
             "the \(format.displayName) data is damaged: \(reason)"
         case .unsupported(let format, let reason):
@@ -60,6 +67,11 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         let mib = Double(bytes) / Double(1 << 20)
         if bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
         return mib >= 1 ? "\((mib * 10).rounded() / 10) MB" : "\(bytes) bytes"
+    }
+
+    private static func millions(_ count: Int) -> String {
+        count >= 10_000_000 ? "\(count / 1_000_000) million"
+            : count >= 1_000_000 ? "\(Double(count / 100_000) / 10) million" : "\(count)"
     }
 
     private static func megapixels(_ pixels: Double) -> String {

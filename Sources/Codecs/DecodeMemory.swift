@@ -15,8 +15,9 @@ enum DecodeCost {
         rgba(scaled) * (orientation == .up ? 1 : 2) + coefficientBytes
     }
 
-    /// PNG: the bitmap; every path (palette indices, packed rows, 16-bit rows) works inside it or in single rows.
-    static func png(_ size: PixelSize) -> Int { rgba(size) }
+    /// PNG: the bitmap (every path, palette indices, packed rows, 16-bit rows, works inside it or in single rows)
+    /// and the copy of the file without its unused chunks, when one is made (`PNGChunks.essentialCopyBytes`).
+    static func png(_ size: PixelSize, copied: Int) -> Int { rgba(size) + copied }
 
     /// GIF: the canvas, and one palette index a pixel of the largest frame so far (frames may be larger than the
     /// canvas; the first is taken to be the canvas's size until its descriptor is read).
@@ -51,7 +52,7 @@ extension ImageDecoder {
         case .jpeg:
             return try JPEGDecoder.memoryCost(buffer, options: options)
         case .png:
-            return DecodeCost.png(size)
+            return DecodeCost.png(size, copied: PNGChunks.essentialCopyBytes(buffer))
         case .gif:
             return options.keepsAnimationFrames
                 ? options.maxMemory : DecodeCost.gif(canvas: size, largestFrame: size.width * size.height)

@@ -50,18 +50,29 @@ public struct DecodeOptions: Sendable, Equatable {
     /// `ImageDecoder.memoryCost`), every kept animation frame included. A decode the header shows to need more is
     /// refused before any pixel memory exists; animation frames beyond it are dropped with a warning.
     public var maxMemory: Int
+    /// The most block visits a JPEG's scans may cost (`JPEGScanWork`: each scan's 8x8 blocks, summed over the
+    /// scans). A file over it is refused from its headers, before any decoding: it bounds the CPU time of a decode,
+    /// as `maxMemory` bounds its memory.
+    public var maxBlockScans: Int
+
+    /// The default `maxBlockScans`, about a second of libjpeg's time here: a progressive photo at the default pixel
+    /// limit (100 megapixels, 1.6 million blocks a full component) with twenty scans fits twice over; 499 scans over
+    /// an 8192x8192 image (one million blocks, 11 s) do not.
+    public static let defaultMaxBlockScans = 64_000_000
 
     /// The default `maxMemory`: a 100-megapixel bitmap (the default pixel limit) and its working memory fit; a 9000 x
     /// 9000 PNG (324 MB) fits once, not twice.
     public static let defaultMaxMemory = 512 << 20
 
     public init(targetSize: PixelSize? = nil, maxPixels: Int = 100_000_000, maxBytes: Int = 64 << 20,
-                keepsAnimationFrames: Bool = true, maxMemory: Int = defaultMaxMemory) {
+                keepsAnimationFrames: Bool = true, maxMemory: Int = defaultMaxMemory,
+                maxBlockScans: Int = defaultMaxBlockScans) {
         self.targetSize = targetSize
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
         self.keepsAnimationFrames = keepsAnimationFrames
         self.maxMemory = maxMemory
+        self.maxBlockScans = maxBlockScans
     }
 
     /// Why an animation keeps only its first `kept` frames: with the next one its frames would need `memory` bytes,
@@ -75,6 +86,13 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Refuses a decode that needs more than `maxMemory` bytes, before it allocates them.
     func checkMemory(_ bytes: Int) throws(DecodeError) {
         guard bytes <= maxMemory else { throw .needsTooMuchMemory(bytes: bytes, limit: maxMemory) }
+    }
+
+    /// Refuses a JPEG whose scans would cost more than `maxBlockScans` block visits, before it decodes.
+    func checkScanWork(_ work: JPEGScanWork) throws(DecodeError) {
+        guard work.blockScans <= maxBlockScans else {
+            throw .needsTooMuchWork(scans: work.scans, blockScans: work.blockScans, limit: maxBlockScans)
+        }
     }
 
     /// Refuses an image whose header declares more pixels than `maxPixels` (or no pixels at all).

@@ -30,6 +30,7 @@ enum JPEGDecoder {
                            reason: markers.endsInHeaders ? cutShort : "tjDecompressHeader3 found no frame header")
         }
         try options.checkPixelCount(width: Int(width), height: Int(height), format: .jpeg)
+        try options.checkScanWork(JPEGScanWork(scanning: bytes))
 
         let stored = PixelSize(width: Int(width), height: Int(height))
         let factor = scalingFactor(for: stored,
@@ -42,7 +43,8 @@ enum JPEGDecoder {
         // CMYK and YCCK JPEGs decode only to CMYK; those bytes are converted to RGBA in place.
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let pixelFormat = Int32(isCMYK ? TJPF_CMYK.rawValue : TJPF_RGBA.rawValue)
-        // LIMITSCANS refuses progressive JPEGs with absurd scan counts (a known way to burn CPU).
+        // LIMITSCANS refuses progressive JPEGs of more than 500 scans; checkScanWork above has already weighed the
+        // scans by their blocks, which is what a decode costs.
         let flags = TJFLAG_LIMITSCANS
         var warning: String?
         var bitmap = try makeBitmap(width: Int(scaledWidth), height: Int(scaledHeight)) { pixels throws(DecodeError) in

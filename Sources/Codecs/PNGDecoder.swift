@@ -7,8 +7,26 @@ import Pixels
 ///
 /// PNGs always decode at full size. libpng's warnings (typically about colour profiles) are dropped: they never
 /// affect the pixels enough to tell a user.
+///
+/// libpng sees only the chunks that make the pixels (`PNGChunks`): text, ICC profiles and private chunks are dropped
+/// before it reads the file, so they cost neither memory nor inflating time.
 enum PNGDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        let copied = PNGChunks.essentialCopyBytes(bytes)
+        guard copied > 0 else { return try decode(essential: bytes, copied: 0, options: options) }
+        // The copy is made before libpng reads a byte, so it is checked against the limit on its own first.
+        try options.checkMemory(copied)
+        let essential = PNGChunks.essential(bytes) ?? Array(bytes)
+        return try essential.withUnsafeBytes { buffer in
+            Result { () throws(DecodeError) -> DecodedImage in
+                try decode(essential: buffer, copied: copied, options: options)
+            }
+        }.get()
+    }
+
+    /// Decodes bytes `PNGChunks` has already stripped; `copied` is what that copy took (`DecodeCost.png`).
+    private static func decode(essential bytes: UnsafeRawBufferPointer, copied: Int,
+                               options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         // Reads the signature and IHDR only: the size is known before any pixel memory exists.
@@ -18,7 +36,7 @@ enum PNGDecoder {
         let width = Int(image.width), height = Int(image.height)
         do {
             try options.checkPixelCount(width: width, height: height, format: .png)
-            try options.checkMemory(DecodeCost.png(PixelSize(width: width, height: height)))
+            try options.checkMemory(DecodeCost.png(PixelSize(width: width, height: height), copied: copied))
         } catch {
             png_image_free(&image)
             throw error

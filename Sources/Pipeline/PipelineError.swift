@@ -38,7 +38,7 @@ extension PipelineError {
     /// A decoder's error as the pipeline reports it: the one place `DecodeError` becomes `PipelineError`.
     init(_ error: DecodeError, url: URL) {
         switch error {
-        case .inputTooLarge, .imageTooLarge, .needsTooMuchMemory:
+        case .inputTooLarge, .imageTooLarge, .needsTooMuchMemory, .needsTooMuchWork:
             // The same bytes downloaded again would be refused again: not a damaged cache entry.
             self = .overLimit(url: url, reason: error.description)
         default:

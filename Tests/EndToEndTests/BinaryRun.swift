@@ -6,6 +6,9 @@ struct BinaryRun {
     var status: Int32
     var stdout: [UInt8]
     var stderr: [UInt8]
+    /// The most memory the run held at once (its peak resident set, from `wait4`), in kilobytes; 0 when the run
+    /// was not waited for with `wait4`.
+    var peakRSSKilobytes = 0
 
     var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
@@ -42,11 +45,13 @@ struct BinaryRun {
             throw TmuxSession.TmuxError(description: "cannot start \(binary): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let exited = status & 0x7F == 0
         return BinaryRun(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
                          stdout: [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()),
-                         stderr: [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()))
+                         stderr: [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()),
+                         peakRSSKilobytes: usage.ru_maxrss)
     }
 
     /// What in `bytes` could drive a terminal: bytes that are not UTF-8, and C0 (the line feed aside), DEL and C1

@@ -6,6 +6,10 @@ enum ImageFuzzing {
     /// Small enough that a hostile header cannot make one input take seconds or gigabytes, large enough for every
     /// fixture: the limits themselves are what `DecodeOptions` promises to enforce.
     static let maxPixels = 4_000_000
+    /// A JPEG's scans may visit this many blocks (`DecodeOptions.maxBlockScans`, a sixteenth of the default): with
+    /// the pixel limit it holds every input to a fraction of a second, so libFuzzer's `-timeout` flags any shape of
+    /// scans or chunks whose cost those limits do not bound.
+    static let maxBlockScans = 4_000_000
     /// A thumbnail's pixel size, so that JPEG's and WebP's scaled decodes run.
     static let thumbnail = PixelSize(width: 16, height: 8)
 
@@ -17,8 +21,9 @@ enum ImageFuzzing {
             // Inputs of another format are another target's job; libFuzzer learns to keep the magic number.
             guard ImageDecoder.sniff(bytes) == format else { return }
             let header = try? ImageDecoder.header(of: bytes)
-            decode(bytes, options: DecodeOptions(maxPixels: maxPixels), header: header)
-            let scaled = DecodeOptions(targetSize: thumbnail, maxPixels: maxPixels, keepsAnimationFrames: false)
+            decode(bytes, options: DecodeOptions(maxPixels: maxPixels, maxBlockScans: maxBlockScans), header: header)
+            let scaled = DecodeOptions(targetSize: thumbnail, maxPixels: maxPixels, keepsAnimationFrames: false,
+                                       maxBlockScans: maxBlockScans)
             decode(bytes, options: scaled, header: header)
         }
     }

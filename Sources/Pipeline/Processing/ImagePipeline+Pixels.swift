@@ -52,7 +52,7 @@ extension ImagePipeline {
             let (data, _, _) = try await bytes(for: request.url)
             try Task.checkCancellation()
             (image, reserved) = try await Self.decodePixels(data.bytes, for: request, budget: processing.decodeBudget,
-                                                           counters: counters)
+                                                            lane: processing.longDecodes, counters: counters)
         }
         try Task.checkCancellation()
         let fit = Self.fit(of: image, in: request.box)
@@ -97,10 +97,11 @@ extension ImagePipeline {
         return best.image
     }
 
-    /// Decodes at the smallest scale that covers the fit, once the decode's memory is reserved; the caller
-    /// releases the reserved bytes.
+    /// Decodes at the smallest scale that covers the fit, once it is the decode's turn (`LongDecodeLane`) and its
+    /// memory is reserved; the caller releases the reserved bytes.
     @concurrent
     private static func decodePixels(_ bytes: [UInt8], for request: PixelRequest, budget: DecodeMemoryBudget,
+                                     lane: LongDecodeLane,
                                      counters: PipelineCounters) async throws -> (DecodedImage, reserved: Int) {
         counters.add(\.decodes)
         let imageSize = PictureFit.imageSize(of: bytes)
@@ -108,12 +109,16 @@ extension ImagePipeline {
         let options = DecodeOptions(targetSize: target, keepsAnimationFrames: false)
         let memory = (try? ImageDecoder.memoryCost(of: bytes, options: options)) ?? 0
         do {
-            try await budget.reserve(memory)
-            do {
-                return (try ImageDecoder.decode(bytes, options: options), memory)
-            } catch {
-                budget.release(memory)
-                throw error
+            return try await lane.run(work: ImageDecoder.decodeWork(of: bytes)) {
+                try await budget.reserve(memory)
+                do {
+                    // A decode cannot stop once started: one whose picture left while it waited never starts.
+                    try Task.checkCancellation()
+                    return (try ImageDecoder.decode(bytes, options: options), memory)
+                } catch {
+                    budget.release(memory)
+                    throw error
+                }
             }
         } catch let error as DecodeError {
             throw PipelineError(error, url: request.url)

@@ -141,10 +141,10 @@ extension ImagePipeline {
     /// A decoded bitmap, the fit it was decoded for, and the decode memory it holds until it is rendered.
     typealias Decoded = (image: DecodedImage, fit: PictureFit, reserved: Int)
 
-    /// Fits the picture from its header, then decodes once the decode's memory is reserved from the budget
-    /// concurrent decodes share (waiting while others hold it); the caller releases the `reserved` bytes when it is
-    /// done with the bitmap.
-    /// - Throws: `PipelineError`, or `CancellationError` while waiting for memory.
+    /// Fits the picture from its header, then decodes once it is the decode's turn (a long one waits for the long
+    /// ones before it, `LongDecodeLane`) and its memory is reserved from the budget concurrent decodes share
+    /// (waiting while others hold it); the caller releases the `reserved` bytes when it is done with the bitmap.
+    /// - Throws: `PipelineError`, or `CancellationError` while waiting for its turn or memory.
     @concurrent
     private static func decode(_ bytes: [UInt8], for request: ThumbnailRequest, with processing: ImageProcessing,
                                counters: PipelineCounters) async throws -> Decoded {
@@ -152,12 +152,16 @@ extension ImagePipeline {
         let fit = processing.fit(PictureFit.imageSize(of: bytes), request)
         let memory = processing.decodeMemory(bytes, fit)
         do {
-            try await processing.decodeBudget.reserve(memory)
-            do {
-                return (try processing.decode(bytes, fit), fit, memory)
-            } catch {
-                processing.decodeBudget.release(memory)
-                throw error
+            return try await processing.longDecodes.run(work: processing.decodeWork(bytes, fit)) {
+                try await processing.decodeBudget.reserve(memory)
+                do {
+                    // A decode cannot stop once started: one whose row left while it waited never starts.
+                    try Task.checkCancellation()
+                    return (try processing.decode(bytes, fit), fit, memory)
+                } catch {
+                    processing.decodeBudget.release(memory)
+                    throw error
+                }
             }
         } catch let error as DecodeError {
             throw PipelineError(error, url: request.url)

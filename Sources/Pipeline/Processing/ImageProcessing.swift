@@ -14,19 +14,28 @@ public struct ImageProcessing: Sendable {
     public var decodeMemory: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) -> Int
     /// The memory concurrent decodes share.
     public var decodeBudget: DecodeMemoryBudget
+    /// About how much work `decode` will do for these bytes (`ImageDecoder.decodeWork`; 0 when unknown): decodes
+    /// from `longDecodes.threshold` on take turns in `longDecodes`.
+    public var decodeWork: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) -> Int
+    /// Where long decodes take turns, so that they never hold every thread.
+    public var longDecodes: LongDecodeLane
 
     public init(decodeTarget: @escaping @Sendable (ThumbnailRequest) -> PixelSize,
                 fit: @escaping @Sendable (PixelSize?, ThumbnailRequest) -> PictureFit,
                 decode: @escaping @Sendable ([UInt8], PictureFit) throws(DecodeError) -> DecodedImage,
                 render: @escaping @Sendable (DecodedImage, PictureFit, ThumbnailRequest) -> CellBuffer,
                 decodeMemory: @escaping @Sendable ([UInt8], PictureFit) -> Int = { _, _ in 0 },
-                decodeBudget: DecodeMemoryBudget = .shared) {
+                decodeBudget: DecodeMemoryBudget = .shared,
+                decodeWork: @escaping @Sendable ([UInt8], PictureFit) -> Int = { _, _ in 0 },
+                longDecodes: LongDecodeLane = .shared) {
         self.decodeTarget = decodeTarget
         self.fit = fit
         self.decode = decode
         self.render = render
         self.decodeMemory = decodeMemory
         self.decodeBudget = decodeBudget
+        self.decodeWork = decodeWork
+        self.longDecodes = longDecodes
     }
 
     /// The real codecs and renderer, by the same rule as `thumbtable render` (`PictureFit`), so a row's thumbnail
@@ -36,5 +45,6 @@ public struct ImageProcessing: Sendable {
         fit: { imageSize, request in PictureFit(imageSize: imageSize, in: request.size, options: request.options) },
         decode: { bytes, fit throws(DecodeError) in try fit.decode(bytes) },
         render: { image, fit, request in fit.render(image, options: request.options) },
-        decodeMemory: { bytes, fit in fit.memoryCost(of: bytes) })
+        decodeMemory: { bytes, fit in fit.memoryCost(of: bytes) },
+        decodeWork: { bytes, _ in ImageDecoder.decodeWork(of: bytes) })
 }

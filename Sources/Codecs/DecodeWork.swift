@@ -1,0 +1,15 @@
+import FoundationEssentials
+
+extension ImageDecoder {
+    /// About how much work decoding `bytes` is, in pixels visited, read from the headers only: the pixels of the
+    /// image (the first frame of an animation), or for a JPEG 64 for every block each scan visits
+    /// (`JPEGScanWork`), which is what a progressive file costs. 0 when the header cannot be read (the decode then
+    /// fails at once). A caller uses it to tell long decodes from short ones before starting them.
+    public static func decodeWork(of bytes: some ContiguousBytes) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            guard let header = try? header(buffer: buffer) else { return 0 }
+            guard header.format == .jpeg else { return header.width * header.height }
+            return 64 * JPEGScanWork(scanning: buffer).blockScans
+        }
+    }
+}
