@@ -177,6 +177,7 @@ final class Transfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         ccurl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
         ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        ccurl_easy_close_sockets_on_exec(easy)
         ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, request.maxRedirects)
         ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
