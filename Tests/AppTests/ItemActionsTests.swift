@@ -43,6 +43,22 @@ import Testing
         }
     }
 
+    /// Names that would show as nothing: Hangul fillers, combining marks alone. The title is used instead, else
+    /// `image`; a mark on a letter stays.
+    @Test func invisibleNamesFallBackToTheTitleOrImage() {
+        let url = { (s: String) in URL(string: s)! }
+        for invisible in ["\u{3164}", "\u{3164}\u{3164}.png", "\u{115F}\u{1160}", "\u{FFA0}", "\u{0301}\u{0302}.jpg",
+                          "\u{0301}", "_\u{0308}\u{0308}", "\u{0E49}\u{0E48}"] {
+            let encoded = invisible.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+            #expect(SafeFileName.stem(url: url("http://h/" + encoded), title: "Rancor") == "Rancor",
+                    "\(invisible.unicodeScalars.map { String($0.value, radix: 16) })")
+            let title = String(invisible.prefix { $0 != "." })
+            #expect(SafeFileName.stem(url: nil, title: title) == "image")
+        }
+        #expect(SafeFileName.clean("Cafe\u{0301}") == "Cafe\u{0301}", "a mark on a letter stays")
+        #expect(SafeFileName.clean("a\u{3164}b") == "a_b")
+    }
+
     // MARK: Writing
 
     @Test func aSecondSaveGetsANumberedNameAndBothKeepTheirBytes() throws {
