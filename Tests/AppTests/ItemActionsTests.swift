@@ -192,6 +192,25 @@ import Testing
         #expect(ItemLink.checked("http:///nohost") == .failure(.malformed))
     }
 
+    /// A host not in plain ASCII (a Cyrillic а for a Latin a, in any place, with a port or a path) is said, with the
+    /// ASCII form the browser reaches; a user part is said; a plain URL says nothing.
+    @Test func aHostNotInPlainASCIIOrAUserPartIsSaid() {
+        let lookAlikes = ["https://\u{0430}pple.com/", "http://\u{0430}pple.com:8080/x?q=1", "https://www.\u{0430}pple.com",
+                          "https://\u{0430}pple.com#top"]
+        for url in lookAlikes {
+            let caution = ItemLink(kind: "page", url: url).caution
+            #expect(caution?.contains("its host is not plain ASCII: it is ") == true, "\(url): \(String(describing: caution))")
+            #expect(caution?.contains("xn--pple-43d.com") == true, "\(url): \(String(describing: caution))")
+        }
+        for url in ["https://bank.example@evil.example/", "http://a:b@h.example/", "https://user@\u{0430}pple.com/"] {
+            let caution = ItemLink(kind: "page", url: url).caution
+            #expect(caution?.contains("it has a user part (") == true, "\(url): \(String(describing: caution))")
+        }
+        for url in ["https://en.example/wiki/Caf%C3%A9", "https://h.example/\u{0430}", "http://xn--pple-43d.com/"] {
+            #expect(ItemLink(kind: "page", url: url).caution == nil, "\(url)")
+        }
+    }
+
     @Test func osc52IsBase64AndInsideTmuxAlsoWrappedWithEveryEscapeDoubled() {
         let plain = Clipboard.osc52("hi")
         #expect(plain == Array("\u{1B}]52;c;aGk=\u{07}".utf8))
