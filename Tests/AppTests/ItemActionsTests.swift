@@ -61,6 +61,20 @@ import Testing
 
     // MARK: Writing
 
+    /// A folder that exists but makes no files on request is not called missing.
+    @Test func aSystemFolderIsNotCalledMissing() {
+        for folder in ["/proc/self", "/proc", "/sys/kernel"] {
+            let error = #expect(throws: NewFileWriter.Failure.self) {
+                try NewFileWriter.write([1], folder: folder, stem: "x", fileExtension: "png")
+            }
+            #expect(error?.description.contains("no such folder") == false, "\(String(describing: error))")
+        }
+        let error = #expect(throws: NewFileWriter.Failure.self) {
+            try NewFileWriter.write([1], folder: "/proc/self", stem: "x", fileExtension: "png")
+        }
+        #expect(error?.description.contains("this folder takes no new files") == true, "\(String(describing: error))")
+    }
+
     @Test func aSecondSaveGetsANumberedNameAndBothKeepTheirBytes() throws {
         let first = try NewFileWriter.write([1, 2, 3], folder: folder.path, stem: "cat", fileExtension: "jpg")
         let second = try NewFileWriter.write([4, 5], folder: folder.path, stem: "cat", fileExtension: "jpg")
