@@ -351,6 +351,11 @@ final class Transfer: @unchecked Sendable {
             var osError = 0
             if let easy { ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError) }
             if osError == Int(ECONNREFUSED) { return .connection("connection refused") }
+            // libcurl gives no OS error when it could not make a socket at all: the process's descriptors may be
+            // all in use, which one more open tells.
+            if osError == 0 || osError == Int(EMFILE) || osError == Int(ENFILE), let exhausted = Self.descriptorsExhausted() {
+                return .connection(exhausted)
+            }
             return .connection(osError == 0 ? "cannot connect (\(message))"
                                             : String(cString: strerror(Int32(osError))).lowercased())
         case CURLE_COULDNT_RESOLVE_HOST: return .connection("host not found")
@@ -365,6 +370,23 @@ final class Transfer: @unchecked Sendable {
         case CURLE_WEIRD_SERVER_REPLY: return .badResponse("the server's response could not be understood")
         case CURLE_BAD_CONTENT_ENCODING: return .badResponse("the server's compressed response is corrupt")
         default: return .connection(message)
+        }
+    }
+
+    /// Why no descriptor can be opened now (this process's limit, or the system's), or nil when one can.
+    static func descriptorsExhausted() -> String? {
+        let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if probe >= 0 {
+            close(probe)
+            return nil
+        }
+        switch errno {
+        case EMFILE:
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            return "out of file descriptors: all \(limit.rlim_cur) this process may open are in use (ulimit -n)"
+        case ENFILE: return "out of file descriptors: the system's are all in use"
+        default: return nil
         }
     }
 
