@@ -123,8 +123,9 @@ final class DetailPanePixels {
     }
 
     private func load(_ picture: DetailPicture) {
-        var box = PixelSize(width: picture.footprint.columns * cellPixels.width,
-                            height: picture.footprint.rows * cellPixels.height)
+        let fitted = PictureCeiling.box(width: picture.footprint.columns * cellPixels.width,
+                                        height: picture.footprint.rows * cellPixels.height)
+        var box = PixelSize(width: fitted.width, height: fitted.height)
         if case .sixel(_, let maxSize) = form {
             box = PixelSize(width: min(box.width, maxSize.width), height: min(box.height, maxSize.height))
         }

@@ -114,7 +114,7 @@ public final class ItemActions {
                     guard status != 0 else { return }
                     Task { @MainActor in table?.say("\(command) ended with status \(status) opening the \(link.kind)") }
                 }
-                table.say("opened the \(link.kind) with \(command): \(link.url)")
+                table.say("opened the \(link.kind) with \(command): \(link.url)" + (link.caution.map { " · \($0)" } ?? ""))
             } catch {
                 table.say("not opened: \(error)")
             }
@@ -129,7 +129,8 @@ public final class ItemActions {
             table.say("not copied: \(refusal)")
         case .success(let link):
             sendToTerminal(Clipboard.sequence(copying: link.url, insideTmux: insideTmux))
-            table.say("copied the \(link.kind) URL (OSC 52\(insideTmux ? " through tmux" : "")): \(link.url)")
+            table.say("copied the \(link.kind) URL (OSC 52\(insideTmux ? " through tmux" : "")): \(link.url)"
+                      + (link.caution.map { " · \($0)" } ?? ""))
         }
     }
 }

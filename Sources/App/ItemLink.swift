@@ -24,6 +24,33 @@ public struct ItemLink: Sendable, Equatable {
         return checked(image.absoluteString).map { ItemLink(kind: "image", url: $0) }
     }
 
+    /// What to know before trusting the URL, for the status line; nil when nothing. A user part (`user@`) can make
+    /// a link read as another site (`https://bank.example@evil.example/`); a host not in plain ASCII can imitate
+    /// another's letters, so its ASCII form (punycode) is shown, which is what the browser will reach.
+    public var caution: String? {
+        var notes: [String] = []
+        if let parsed = URL(string: url) {
+            if let user = parsed.user(percentEncoded: true), !user.isEmpty {
+                notes.append("it has a user part (\(user)@), the host is what follows the @")
+            }
+        }
+        if let host = Self.host(of: url), !host.allSatisfy(\.isASCII) {
+            let ascii = HostSpelling.ascii(String(host))
+            notes.append("its host is not plain ASCII" + (ascii.map { ": it is \($0)" } ?? ""))
+        }
+        return notes.isEmpty ? nil : "careful: " + notes.joined(separator: "; ")
+    }
+
+    /// The host as written: between `//` (and a user part's `@`) and the port, path, query or fragment.
+    static func host(of url: String) -> Substring? {
+        guard let start = url.firstRange(of: "://") else { return nil }
+        let rest = url[start.upperBound...]
+        let authority = rest[..<(rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex)]
+        let hostAndPort = authority[(authority.lastIndex(of: "@").map(authority.index(after:)) ?? authority.startIndex)...]
+        if hostAndPort.hasPrefix("[") { return hostAndPort }
+        return hostAndPort[..<(hostAndPort.lastIndex(of: ":") ?? hostAndPort.endIndex)]
+    }
+
     /// Why a URL is not opened or copied.
     public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         case noURL

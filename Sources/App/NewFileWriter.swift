@@ -31,8 +31,15 @@ public enum NewFileWriter {
             let name = attempt == 0 ? "\(stem).\(fileExtension)" : "\(stem)-\(attempt).\(fileExtension)"
             let fd = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd < 0 {
-                if errno == EEXIST { continue }
-                throw failure(folder, call: "creating \(name)", errno)
+                let code = errno
+                if code == EEXIST { continue }
+                // The folder was opened, so it exists: ENOENT here is a file system that makes no files on request
+                // (/proc, /sys), not a missing folder.
+                if code == ENOENT {
+                    throw Failure(folder: folder, reason: "creating \(name): this folder takes no new files (a system "
+                                  + "folder such as /proc or /sys); give --save-dir another")
+                }
+                throw failure(folder, call: "creating \(name)", code)
             }
             do throws(Failure) {
                 try writeAll(bytes, to: fd, folder: folder, name: name)

@@ -40,16 +40,25 @@ public enum SafeFileName {
         return String(name[..<dot])
     }
 
-    /// Letters, digits, marks and `-_.+` kept; anything else (separators, controls, spaces, quotes) becomes `_`,
-    /// runs of `_` one; leading dots, dashes and underscores and trailing dots and underscores go; cut to
-    /// `maxBytes` on a character boundary; `fallback` when nothing is left.
+    /// Letters that draw nothing: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), which Unicode files as
+    /// letters. A name of them alone would look empty.
+    static let invisibleLetters: Set<Unicode.Scalar> = ["\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}"]
+
+    /// Letters, digits, marks on a letter or digit, and `-_.+` kept; anything else (separators, controls, spaces,
+    /// quotes, invisible letters, marks with nothing to sit on) becomes `_`, runs of `_` one; leading dots, dashes
+    /// and underscores and trailing dots and underscores go; cut to `maxBytes` on a character boundary; `fallback`
+    /// when nothing visible is left.
     public static func clean(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            let isMark = category == .nonspacingMark || category == .spacingMark
+            let base = out.unicodeScalars.last.map { !"-_.+".unicodeScalars.contains($0) } ?? false
             let kept = "-_.+".unicodeScalars.contains(scalar)
-                || [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                    .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark]
-                    .contains(scalar.properties.generalCategory)
+                || isMark && base
+                || !invisibleLetters.contains(scalar)
+                    && [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                        .decimalNumber, .letterNumber, .otherNumber].contains(category)
             let next: Unicode.Scalar = kept ? scalar : "_"
             if next == "_", out.unicodeScalars.last == "_" { continue }
             out.unicodeScalars.append(next)

@@ -79,8 +79,9 @@ final class TerminalImages: PixelPictures {
         if let image = use(key) { return .ready(image) }
         guard (1...KittyPlaceholder.maxIndex + 1).contains(grid.columns),
               (1...KittyPlaceholder.maxIndex + 1).contains(grid.rows) else { return .unavailable }
-        let box = PixelSize(width: grid.columns * cellPixels.width, height: grid.rows * cellPixels.height)
-        let load = pipeline.pixels(ImagePipeline.PixelRequest(url: url, box: box))
+        let box = PictureCeiling.box(width: grid.columns * cellPixels.width, height: grid.rows * cellPixels.height)
+        let load = pipeline.pixels(ImagePipeline.PixelRequest(url: url, box: PixelSize(width: box.width,
+                                                                                       height: box.height)))
         return .pending { [weak self] in
             guard let bitmap = try? await load.value(), !Task.isCancelled, let self else { return nil }
             return self.upload(bitmap, as: key)

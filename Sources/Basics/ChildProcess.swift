@@ -6,11 +6,22 @@ import Musl
 
 /// Starts a command with posix_spawn, as Foundation's Process would but without Foundation: no shell (the
 /// arguments are argv), `arguments[0]` looked up in PATH, stdin and stderr on /dev/null, stdout on /dev/null or a
-/// descriptor given, and the signal mask and dispositions back to their defaults (the program blocks and ignores some
-/// for its own reasons, and a child would inherit that).
+/// descriptor given, no other descriptor (the child gets 0, 1 and 2 only: not our sockets, nor the connections and
+/// socketpairs libcurl opens without close-on-exec), and the signal mask and dispositions back to their defaults (the
+/// program blocks and ignores some for its own reasons, and a child would inherit that).
 public enum ChildProcess {
     /// glibc's `POSIX_SPAWN_SETSID` (2.26+, `spawn.h`): Swift's Glibc module leaves out that GNU extension's macro.
     static let spawnSetsid: Int32 = 0x80
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not declare:
+    /// looked up once; nil on an older C library, where only close-on-exec keeps descriptors from the child.
+    private static let closeFrom: CloseFrom? = {
+        guard let library = dlopen(nil, RTLD_NOW),
+              let symbol = dlsym(library, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: CloseFrom.self)
+    }()
 
     /// Starts `arguments` and returns its pid, or the error number posix_spawn gave (ENOENT: not found).
     /// - Parameters:
@@ -30,6 +41,8 @@ public enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Last, after the dup2 above has read its descriptor: everything from 3 up is closed in the child.
+        _ = closeFrom?(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

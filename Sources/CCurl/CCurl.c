@@ -1,6 +1,7 @@
 #include "CCurl.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -111,6 +112,19 @@ CURLcode ccurl_easy_setopt_string(CURL *easy, CURLoption option, const char *val
 
 CURLcode ccurl_easy_setopt_callback(CURL *easy, CURLoption option, curl_write_callback value) {
     return curl.easy_setopt(easy, option, value);
+}
+
+// libcurl 7.x opens its connections without close-on-exec; this marks each one as it is made (before it connects).
+static int close_on_exec(void *data, curl_socket_t socket, curlsocktype purpose) {
+    (void)data;
+    (void)purpose;
+    int flags = fcntl(socket, F_GETFD);
+    if (flags >= 0) fcntl(socket, F_SETFD, flags | FD_CLOEXEC);
+    return CURL_SOCKOPT_OK;
+}
+
+CURLcode ccurl_easy_close_sockets_on_exec(CURL *easy) {
+    return curl.easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, close_on_exec);
 }
 
 CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {

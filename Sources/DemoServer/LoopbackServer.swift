@@ -12,6 +12,11 @@ import Synchronization
 /// a thread that blocks in `send` is how the server learns that a client went away mid-body, and nothing it does
 /// waits for the Swift cooperative pool, which a busy test run can keep full for seconds.
 ///
+/// Its neighbours cannot take it over: it holds at most `maxConnections` (a new one closes the oldest that is
+/// waiting for a request, so idle connections never lock out the demo's own), a request's head must arrive within
+/// `headDeadline` of the server waiting for it (an idle keep-alive connection is closed then too), and reading a
+/// head costs time linear in its bytes however they are cut.
+///
 /// It is ours rather than FlyingFox's, measured (README, "Where we wrote our own"): linked into `thumbtable`,
 /// FlyingFox loads libcurl at every start through FoundationNetworking (the HTTP module opens it only on the first
 /// request; a small `render` went from 14 to 29 ms), and its answers on a kept-alive connection each wait about
@@ -98,18 +103,37 @@ public final class LoopbackServer: Sendable {
     }
 
     public let port: UInt16
+    /// The most connections held at once: far below the 1,024 descriptors a process has by default, and each is a
+    /// thread.
+    public let maxConnections: Int
+    /// How long a request's head may take to arrive, from when the server starts waiting for it.
+    public let headDeadline: Duration
     private let socket: Int32
     private let handler: Handler
     private let state = Mutex<State>(State())
 
     private struct State {
         var stopped = false
-        var connections: Set<Int32> = []
+        var connections: [Int32: Connection] = [:]
+        var accepted: UInt64 = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
+    /// What the server knows of an open connection, for choosing one to close when there are too many.
+    private struct Connection {
+        /// The order it was accepted in.
+        var number: UInt64
+        /// Waiting for a request's head: closing it loses no answer being made.
+        var waiting = true
+        /// Shut down to make room: no longer counted; its thread closes it.
+        var closing = false
+    }
+
     /// Listens on 127.0.0.1:`port` (0 takes a free port) and starts accepting. Throws a reason a user can read.
-    public init(port: UInt16 = 0, handler: @escaping Handler) throws(ListenFailure) {
+    public init(port: UInt16 = 0, maxConnections: Int = 128, headDeadline: Duration = .seconds(10),
+                handler: @escaping Handler) throws(ListenFailure) {
+        self.maxConnections = max(1, maxConnections)
+        self.headDeadline = headDeadline
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ListenFailure(reason: Self.errnoText()) }
         var yes: Int32 = 1
@@ -152,7 +176,7 @@ public final class LoopbackServer: Sendable {
             // thread closes it. Under the lock, because a connection's thread closes its socket under it too: a
             // number closed and reused by another server in the process must never be shut down here.
             shutdown(socket, Int32(SHUT_RDWR))
-            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            for connection in state.connections.keys { shutdown(connection, Int32(SHUT_RDWR)) }
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -184,39 +208,71 @@ public final class LoopbackServer: Sendable {
                 if error != EINTR && error != ECONNABORTED { BackgroundThread.sleep(milliseconds: 10) }
                 continue
             }
-            let accepted = state.withLock { state in
-                if !state.stopped { state.connections.insert(connection) }
-                return !state.stopped
+            let accepted = state.withLock { state -> Bool? in
+                guard !state.stopped else { return nil }
+                guard makeRoom(in: &state) else { return false }
+                state.accepted += 1
+                state.connections[connection] = Connection(number: state.accepted)
+                return true
             }
-            guard accepted else {
+            guard let accepted else {
                 close(connection)
                 break
             }
+            // Full of connections all busy answering: this one is closed rather than queued behind them.
+            guard accepted else {
+                close(connection)
+                continue
+            }
+            // Close-on-exec (Swift's Glibc module lacks accept4); a child started in between gets nothing anyway,
+            // as ChildProcess closes everything past stderr.
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             var yes: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            // An idle keep-alive connection is closed after ten minutes.
-            var idle = timeval(tv_sec: 600, tv_usec: 0)
-            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &idle, socklen_t(MemoryLayout<timeval>.size))
             if !BackgroundThread.start(name: "loopback conn", { [self] in serve(connection) }) {
                 // No thread to serve it: the client sees the connection close.
-                state.withLock { _ = $0.connections.remove(connection) }
+                state.withLock { $0.connections[connection] = nil }
                 close(connection)
             }
         }
         close(socket)
     }
 
+    /// Whether a new connection may be held: below the limit, or once the oldest connection waiting for a request
+    /// is shut down to make room (its thread closes it). False when every connection is busy answering.
+    private func makeRoom(in state: inout State) -> Bool {
+        let open = state.connections.values.filter { !$0.closing }
+        guard open.count >= maxConnections else { return true }
+        guard let oldest = state.connections.filter({ $0.value.waiting && !$0.value.closing })
+            .min(by: { $0.value.number < $1.value.number }) else { return false }
+        state.connections[oldest.key]?.closing = true
+        shutdown(oldest.key, Int32(SHUT_RDWR))
+        return true
+    }
+
+    /// Marks a connection as waiting for a request (it may be closed to make room) or answering one; false when
+    /// it was shut down to make room meanwhile.
+    @discardableResult
+    private func setWaiting(_ connection: Int32, _ waiting: Bool) -> Bool {
+        state.withLock { state in
+            state.connections[connection]?.waiting = waiting
+            return state.connections[connection]?.closing == false
+        }
+    }
+
     /// Answers the requests on one connection in turn until the client closes it, asks to, or the server stops.
     private func serve(_ connection: Int32) {
         defer {
             state.withLock { state in
-                state.connections.remove(connection)
+                state.connections[connection] = nil
                 close(connection)
             }
         }
-        var pending: [UInt8] = []
-        while let (request, keepAlive) = readRequest(connection, pending: &pending) {
+        var reader = HeadReader()
+        while true {
+            setWaiting(connection, true)
+            guard let (request, keepAlive) = readRequest(connection, reader: &reader),
+                  setWaiting(connection, false) else { return }
             let response = handler(request)
             let outcome = pause(for: response.delay, on: connection)
                 ? send(response, to: connection, withBody: request.method != "HEAD")
@@ -228,23 +284,26 @@ public final class LoopbackServer: Sendable {
         }
     }
 
-    /// Reads the next request's head. Nil when the connection ends or sends something that is not an HTTP request;
-    /// a malformed request is answered with 400 first.
-    private func readRequest(_ connection: Int32, pending: inout [UInt8]) -> (Request, keepAlive: Bool)? {
+    /// Reads the next request's head. Nil when the connection ends, sends something that is not an HTTP request,
+    /// or does not finish the head by `headDeadline`; a malformed request is answered with 400 first.
+    private func readRequest(_ connection: Int32, reader: inout HeadReader) -> (Request, keepAlive: Bool)? {
+        let deadline = ContinuousClock.now + headDeadline
         let end: Int
         while true {
-            if let found = Self.endOfHead(in: pending) {
+            if let found = reader.endOfHead() {
                 end = found
                 break
             }
-            guard pending.count < 64 << 10 else { return nil }
-            guard receive(from: connection, into: &pending) else { return nil }
+            guard reader.pending.count < 64 << 10 else { return nil }
+            guard reader.receive(from: connection, until: deadline) else { return nil }
             // A request starts with a method in capitals; anything else (a TLS hello to this plain-HTTP server)
             // is closed at once rather than waited on.
-            guard let first = pending.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return nil }
+            guard let first = reader.pending.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else {
+                return nil
+            }
         }
-        let head = String(decoding: pending[..<end], as: UTF8.self)
-        pending.removeFirst(end + 4)
+        let head = String(decoding: reader.pending[..<end], as: UTF8.self)
+        reader.consume(end + 4)
         let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let parts = lines[0].split(separator: " ")
         var headers: [String: String] = [:]
@@ -258,39 +317,13 @@ public final class LoopbackServer: Sendable {
             return nil
         }
         if let length = headers["content-length"].flatMap(Int.init), length > 0 {
-            guard length <= 1 << 20, skip(length, on: connection, pending: &pending) else { return nil }
+            guard length <= 1 << 20, reader.skip(length, on: connection, until: deadline) else { return nil }
         }
         let request = Request(method: String(parts[0]), path: components.path,
                               query: (components.queryItems ?? []).map { ($0.name, $0.value ?? "") },
                               headers: headers)
         let keepAlive = parts[2] == "HTTP/1.1" && headers["connection"]?.lowercased() != "close"
         return (request, keepAlive)
-    }
-
-    private func skip(_ count: Int, on connection: Int32, pending: inout [UInt8]) -> Bool {
-        while pending.count < count {
-            guard receive(from: connection, into: &pending) else { return false }
-        }
-        pending.removeFirst(count)
-        return true
-    }
-
-    /// Appends what the connection has to `pending`, up to 16 KB; false when it is closed or failed.
-    private func receive(from connection: Int32, into pending: inout [UInt8]) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
-        pending.append(contentsOf: chunk[..<count])
-        return true
-    }
-
-    private static func endOfHead(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4)
-        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i
-        }
-        return nil
     }
 
     // MARK: Sending
@@ -338,8 +371,7 @@ public final class LoopbackServer: Sendable {
         while true {
             let count = scratch.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             if count > 0 { continue }
-            // The idle limit (SO_RCVTIMEO) is not the end of a stall.
-            if count < 0, errno == EAGAIN || errno == EINTR, !isStopped { continue }
+            if count < 0, errno == EINTR, !isStopped { continue }
             return isStopped ? nil : .closedByClient
         }
     }
@@ -377,4 +409,58 @@ public final class LoopbackServer: Sendable {
     }
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// The bytes a connection sent that are not yet read as a request, and where the search for the end of a head
+/// stopped: a head sent a byte at a time is searched once, not again from its start at every byte.
+private struct HeadReader {
+    private(set) var pending: [UInt8] = []
+    /// Where the search for `\r\n\r\n` resumes: every earlier start was tried.
+    private var searched = 0
+    /// One buffer for every read on the connection.
+    private var chunk = [UInt8](repeating: 0, count: 16 << 10)
+
+    /// Where the head's blank line starts, or nil when it has not arrived.
+    mutating func endOfHead() -> Int? {
+        guard pending.count >= 4 else { return nil }
+        for i in searched...(pending.count - 4)
+        where pending[i] == 13 && pending[i + 1] == 10 && pending[i + 2] == 13 && pending[i + 3] == 10 {
+            return i
+        }
+        searched = pending.count - 3
+        return nil
+    }
+
+    /// Drops the first `count` bytes (a head read, or a body skipped).
+    mutating func consume(_ count: Int) {
+        pending.removeFirst(count)
+        searched = 0
+    }
+
+    /// Appends what the connection has, up to 16 KB, waiting until `deadline` at most; false when it is closed,
+    /// failed, or sent nothing by then.
+    mutating func receive(from connection: Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let milliseconds = pollMilliseconds(until: deadline)
+            guard milliseconds > 0 else { return false }
+            var watch = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watch, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            pending.append(contentsOf: chunk[..<count])
+            return true
+        }
+    }
+
+    /// Reads and drops a body of `count` bytes by `deadline`; false when the connection ends first.
+    mutating func skip(_ count: Int, on connection: Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while pending.count < count {
+            guard receive(from: connection, until: deadline) else { return false }
+        }
+        consume(count)
+        return true
+    }
 }

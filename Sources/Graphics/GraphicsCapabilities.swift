@@ -1,3 +1,5 @@
+import Cells
+
 /// What the terminal was found to draw, and at what size: the answer of detection at start-up.
 public struct GraphicsCapabilities: Sendable, Equatable {
     /// The protocol pictures use; `.text` when no pixels can be shown.
@@ -50,10 +52,21 @@ public struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The cell size a window's text area and its cell count give (TIOCGWINSZ's pixel fields); nil when the
-    /// terminal leaves the pixel fields at 0. Rounded down: xterm counts its border in the area.
+    /// terminal leaves the pixel fields at 0, or gives an area larger than a screen. Rounded down: xterm counts its
+    /// border in the area.
     public init?(areaWidth: Int, areaHeight: Int, columns: Int, rows: Int) {
-        guard columns > 0, rows > 0, areaWidth > 0, areaHeight > 0 else { return nil }
+        guard columns > 0, rows > 0, areaWidth > 0, areaHeight > 0,
+              areaWidth <= Self.maxScreenSide, areaHeight <= Self.maxScreenSide else { return nil }
         self.init(checkedWidth: areaWidth / columns, height: areaHeight / rows)
+    }
+
+    /// The longest side, in pixels, of any screen a terminal window can cover: 8K's 7680x4320 fits in either
+    /// orientation. A cell size that makes the window larger is not what the screen has, whatever the terminal says.
+    public static let maxScreenSide = 8192
+
+    /// Whether a window of `window` cells of this size fits on a screen (see `maxScreenSide`).
+    public func fitsOnAScreen(_ window: CellSize) -> Bool {
+        width * window.columns <= Self.maxScreenSide && height * window.rows <= Self.maxScreenSide
     }
 
     public var description: String { "\(width)x\(height) px" }

@@ -1,3 +1,5 @@
+import Cells
+
 /// What the environment says of the terminal, beside its replies: read before detection, passed in so the decision
 /// stays a pure function.
 public struct TerminalEnvironment: Sendable, Equatable {
@@ -14,9 +16,13 @@ public struct TerminalEnvironment: Sendable, Equatable {
     public var tmuxRGB: Bool
     /// The cell size from the tty's window size (TIOCGWINSZ pixel fields), nil when the terminal leaves them 0.
     public var windowCellPixels: CellPixelSize?
+    /// The window's size in cells (TIOCGWINSZ), nil when unknown: what the terminal's pixel sizes are checked by.
+    public var windowCells: CellSize?
 
     public init(term: String = "", termProgram: String = "", kittyWindow: Bool = false, insideTmux: Bool = false,
-                tmuxPassthrough: Bool = false, tmuxRGB: Bool = false, windowCellPixels: CellPixelSize? = nil) {
+                tmuxPassthrough: Bool = false, tmuxRGB: Bool = false, windowCellPixels: CellPixelSize? = nil,
+                windowCells: CellSize? = nil) {
+        self.windowCells = windowCells
         self.term = term
         self.termProgram = termProgram
         self.kittyWindow = kittyWindow
@@ -47,7 +53,10 @@ public enum GraphicsDecision {
             return .text(note: "Pictures as text: tmux passes no images (set -g allow-passthrough on)")
         }
         let replies = replies ?? TerminalReplies()
-        let cellPixels = replies.cellPixels ?? environment.windowCellPixels
+        // A cell size that would make the window larger than a screen is not believed: as if unanswered.
+        let window = environment.windowCells
+        let answered = replies.cellPixels.flatMap { cells in window.map(cells.fitsOnAScreen) ?? true ? cells : nil }
+        let cellPixels = answered ?? environment.windowCellPixels
         var capabilities: GraphicsCapabilities
         switch request {
         case .forced(let forced):
@@ -59,8 +68,20 @@ public enum GraphicsDecision {
         capabilities.cellPixels = cellPixels
         capabilities.tmuxPassthrough = environment.insideTmux
         if replies.sixelColorRegisters != nil || replies.sixelMaxWidth != nil {
-            capabilities.sixel = SixelGeometry(colorRegisters: replies.sixelColorRegisters,
-                                               maxWidth: replies.sixelMaxWidth, maxHeight: replies.sixelMaxHeight)
+            var geometry = SixelGeometry(colorRegisters: replies.sixelColorRegisters,
+                                         maxWidth: replies.sixelMaxWidth, maxHeight: replies.sixelMaxHeight)
+            // A largest image beyond the screen's pixels is not believed either: as if unanswered.
+            let screenWidth = window.flatMap { window in cellPixels.map { window.columns * $0.width } }
+            let screenHeight = window.flatMap { window in cellPixels.map { window.rows * $0.height } }
+            if (geometry.maxWidth ?? 0) > min(screenWidth ?? .max, CellPixelSize.maxScreenSide)
+                || (geometry.maxHeight ?? 0) > min(screenHeight ?? .max, CellPixelSize.maxScreenSide) {
+                geometry.maxWidth = nil
+                geometry.maxHeight = nil
+            }
+            capabilities.sixel = geometry
+        }
+        if cellPixels == nil, let told = replies.cellPixels {
+            return .text(note: "Pictures as text: the terminal's cell size, \(told), is more than a screen holds")
         }
         if cellPixels == nil {
             return .text(note: "Pictures as text: the terminal did not tell its cell size in pixels")

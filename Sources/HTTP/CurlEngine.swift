@@ -153,6 +153,8 @@ final class Transfer: @unchecked Sendable {
     /// Whether the current response's headers have all arrived (the blank line after them).
     private var headersDone = false
     private var expectedLength: Int?
+    /// The values of the current response's Content-Length headers when it sent more than one that disagree.
+    private var conflictingLengths: [String] = []
     private var body: [UInt8] = []
     private var stop: Stop?
     /// When a byte last arrived (or the transfer began): the stall timeout counts from here.
@@ -177,6 +179,7 @@ final class Transfer: @unchecked Sendable {
         let context = Unmanaged.passUnretained(self).toOpaque()
         ccurl_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString)
         ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        ccurl_easy_close_sockets_on_exec(easy)
         ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         ccurl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, request.maxRedirects)
         ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -218,6 +221,7 @@ final class Transfer: @unchecked Sendable {
             let parts = text.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             headers = [:]
+            conflictingLengths = []
             headersDone = false
         } else if text.isEmpty {
             headersDone = true
@@ -238,6 +242,9 @@ final class Transfer: @unchecked Sendable {
             // value with a control character in it, is dropped rather than kept half-cleaned.
             if !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte),
                value.unicodeScalars.allSatisfy({ $0 == "\t" || !(0...0x1F ~= $0.value || 0x7F...0x9F ~= $0.value) }) {
+                if name == "content-length", let first = headers[name], first != value {
+                    conflictingLengths = [first, value]
+                }
                 headers[name] = value
             }
         }
@@ -301,13 +308,31 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// The failure a curl result stands for, as precisely as the transfer's state tells.
+    /// The failure a curl result stands for, as precisely as the transfer's state tells; one met while following
+    /// a redirect names where it led (a 3xx and its Location are the last response read), not the URL asked for.
     private func failure(_ code: CURLcode) -> HTTPFailure {
+        let failure = directFailure(code)
+        guard (300...399).contains(status), let location = headers["location"] else { return failure }
+        let target = URL(string: location, relativeTo: request.url)?.absoluteString ?? location
+        switch failure {
+        case .connection(let reason): return .connection("following the redirect to \(target): \(reason)")
+        case .badResponse(let reason): return .badResponse("following the redirect to \(target): \(reason)")
+        default: return failure
+        }
+    }
+
+    private func directFailure(_ code: CURLcode) -> HTTPFailure {
         let detail = String(cString: errorBuffer)
         let message = detail.isEmpty ? String(cString: ccurl_easy_strerror(code)) : detail
         switch code {
         case CURLE_WRITE_ERROR where stop == .tooLarge, CURLE_FILESIZE_EXCEEDED:
             return .tooLarge
+        case CURLE_OUT_OF_MEMORY where !headersDone && stage != .connecting:
+            // libcurl's answer to a header line past its 100 KB (CURL_MAX_HTTP_HEADER), not a lack of memory.
+            return .badResponse("the server's headers are too large")
+        case _ where conflictingLengths.count == 2:
+            return .badResponse("the server sent two Content-Length headers that disagree "
+                                + "(\(conflictingLengths[0]) and \(conflictingLengths[1]))")
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut(limit: request.timeout, stage: stage)
         case CURLE_TOO_MANY_REDIRECTS:
@@ -326,6 +351,11 @@ final class Transfer: @unchecked Sendable {
             var osError = 0
             if let easy { ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError) }
             if osError == Int(ECONNREFUSED) { return .connection("connection refused") }
+            // libcurl gives no OS error when it could not make a socket at all: the process's descriptors may be
+            // all in use, which one more open tells.
+            if osError == 0 || osError == Int(EMFILE) || osError == Int(ENFILE), let exhausted = Self.descriptorsExhausted() {
+                return .connection(exhausted)
+            }
             return .connection(osError == 0 ? "cannot connect (\(message))"
                                             : String(cString: strerror(Int32(osError))).lowercased())
         case CURLE_COULDNT_RESOLVE_HOST: return .connection("host not found")
@@ -340,6 +370,23 @@ final class Transfer: @unchecked Sendable {
         case CURLE_WEIRD_SERVER_REPLY: return .badResponse("the server's response could not be understood")
         case CURLE_BAD_CONTENT_ENCODING: return .badResponse("the server's compressed response is corrupt")
         default: return .connection(message)
+        }
+    }
+
+    /// Why no descriptor can be opened now (this process's limit, or the system's), or nil when one can.
+    static func descriptorsExhausted() -> String? {
+        let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if probe >= 0 {
+            close(probe)
+            return nil
+        }
+        switch errno {
+        case EMFILE:
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            return "out of file descriptors: all \(limit.rlim_cur) this process may open are in use (ulimit -n)"
+        case ENFILE: return "out of file descriptors: the system's are all in use"
+        default: return nil
         }
     }
 

@@ -9,19 +9,27 @@ import FoundationEssentials
 /// proportion to its bytes and memory in proportion to the limits. Text that is not UTF-8 is kept, each bad
 /// sequence replaced by U+FFFD, instead of losing the page.
 ///
-/// Values come out as `[String: Any]`, `[Any]`, `String`, `Int` (integers that fit), `Double`, `Bool` and
-/// `JSONNull`: JSONSerialization's shapes without its Objective-C number and null classes, which need all of
-/// Foundation.
+/// Values come out as `[String: Any]`, `[Any]`, `String`, `Int` (integers that fit), `JSONNumber` (any other
+/// number, with the text it was written as), `Bool` and `JSONNull`: JSONSerialization's shapes without its
+/// Objective-C number and null classes, which need all of Foundation.
 public struct JSONPageReader {
     /// JSON's `null` in a page read by this reader.
     public struct JSONNull: Hashable, Sendable {}
+
+    /// A number that is no `Int` (a fraction, an exponent, an integer past Int's range): its value, and its text as
+    /// the page wrote it, which is what a title shows (`123456789012345678901234567890`, not `1.2345678901234568e+29`;
+    /// `1e999`, not infinity).
+    public struct JSONNumber: Hashable, Sendable {
+        public var text: String
+        public var value: Double
+    }
 
     /// A string, or a number or boolean written as text ("12", "-3.5", "true"); nil for lists, objects and null.
     public static func scalarText(_ value: Any?) -> String? {
         switch value {
         case let text as String: text
         case let integer as Int: String(integer)
-        case let number as Double: number.isFinite ? number.description : nil
+        case let number as JSONNumber: number.text
         case let flag as Bool: flag ? "true" : "false"
         default: nil
         }
@@ -294,7 +302,7 @@ public struct JSONPageReader {
         guard keep else { return nil }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int(text) { return integer }
-        return Double(text) ?? .nan
+        return JSONNumber(text: text, value: Double(text) ?? .nan)
     }
 
     private mutating func digits() throws(SyntaxError) -> Int {

@@ -82,7 +82,7 @@ struct PageFetcher: Sendable {
         switch value {
         case nil, is JSONPageReader.JSONNull: "null"
         case is String: "text"
-        case is Int, is Double: "a number"
+        case is Int, is JSONPageReader.JSONNumber: "a number"
         case is Bool: "true or false"
         case is [Any]: "a list"
         case is [String: Any]: "an object"

@@ -35,7 +35,8 @@ enum GraphicsProbe {
         var environment = TerminalEnvironment(term: variable("TERM"), termProgram: variable("TERM_PROGRAM"),
                                               kittyWindow: !variable("KITTY_WINDOW_ID").isEmpty,
                                               insideTmux: !variable("TMUX").isEmpty,
-                                              windowCellPixels: Terminal.windowCellPixels())
+                                              windowCellPixels: Terminal.windowCellPixels(),
+                                              windowCells: Terminal.windowCells())
         if environment.insideTmux, let options = tmuxOptions(pane: variable("TMUX_PANE")) {
             environment.tmuxPassthrough = options.passthrough
             environment.tmuxRGB = options.rgb

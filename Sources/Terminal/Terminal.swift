@@ -457,6 +457,13 @@ public final class Terminal {
                              columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
 
+    /// Stdout's window size in cells (TIOCGWINSZ); nil when stdout is no terminal or the size is 0.
+    public nonisolated static func windowCells() -> CellSize? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
     private func updateSize() {
         var rows: Int32 = 0, cols: Int32 = 0
         if cnc_window_size(STDOUT_FILENO, &rows, &cols) == 0 {

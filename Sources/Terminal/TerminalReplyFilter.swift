@@ -6,6 +6,11 @@ import Graphics
 ///
 /// Fed the characters curses reads, in order, across reads; an Escape last in a read is a key (replies come whole
 /// in one burst, and the Escape key must not wait for the next key).
+///
+/// A sequence is swallowed whole however long it is: a CSI to its final byte, a string (DCS, OSC, APC) to its
+/// terminator (ST, or BEL), so no tail of a long reply is ever read as keys. Only what is kept is bounded: an APC's
+/// body beyond `maxSequence` is dropped, and that string then ends at ST or BEL like the others. An Escape inside a
+/// sequence that does not terminate it starts a new one, so pressing Escape and a key always gets out.
 struct TerminalReplyFilter {
     private enum State {
         case ground
@@ -16,7 +21,8 @@ struct TerminalReplyFilter {
         case stringEscape(apc: Bool)
     }
 
-    /// The longest sequence swallowed: beyond it the sequence is given up, so stray input cannot be eaten for ever.
+    /// The longest APC body kept (a kitty reply is far shorter): beyond it the body is dropped, and the rest of the
+    /// string is swallowed to its terminator.
     static let maxSequence = 4096
 
     private var state = State.ground
@@ -53,8 +59,13 @@ struct TerminalReplyFilter {
             }
             return .swallowed
         case .csi:
-            length += 1
-            if (0x40...0x7E).contains(character) || length > Self.maxSequence { state = .ground }
+            // Every character up to the final byte is the sequence's, however many: a letter or `~` ends it, so
+            // the next key after an Alt+[ does.
+            if (0x40...0x7E).contains(character) {
+                state = .ground
+            } else if character == 27 {
+                state = .escape
+            }
             return .swallowed
         case .string(let apc):
             length += 1
@@ -62,8 +73,10 @@ struct TerminalReplyFilter {
                 state = .stringEscape(apc: apc)
             } else if character == 7 && !apc {
                 state = .ground
-            } else if length > Self.maxSequence {
-                state = .ground
+            } else if apc && length > Self.maxSequence {
+                // Too long to be a kitty reply: nothing of it is kept, and it ends as the other strings do.
+                state = .string(apc: false)
+                body.removeAll()
             } else if apc, character < 0x80 {
                 body.append(UInt8(character))
             }

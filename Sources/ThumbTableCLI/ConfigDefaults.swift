@@ -70,9 +70,12 @@ enum ConfigDefaults {
 
     /// The arguments one entry stands for, checked by the options' own parsing and validation.
     static func arguments(for entry: ConfigFile.Entry, in file: ConfigFile) throws -> [String] {
-        let key = entry.key.replacing("_", with: "-")
+        let key = ConfigFile.option(entry.key)
         func problem(_ message: String) -> ValidationError {
-            ValidationError("config file \(file.path):\(entry.line): \(entry.key) = \(entry.value): \(message)")
+            // The key, the value and the option parser's message (which may quote the value) are cut when long.
+            let cut = message.count > 240 ? message.prefix(240) + "…" : message
+            return ValidationError("config file \(file.path):\(entry.line): \(ConfigSyntax.excerpt(entry.key)) = "
+                                   + "\(ConfigSyntax.excerpt(entry.value.description)): \(cut)")
         }
         guard let kind = keys[key] else {
             throw problem("unknown key; the file can set \(keys.keys.sorted().joined(separator: ", "))")

@@ -83,8 +83,10 @@ struct ConfigFile: Equatable {
             let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
             do throws(ConfigSyntax.Failure) {
                 guard let (key, value) = try ConfigSyntax.parse(line) else { continue }
-                if let first = entries.first(where: { $0.key == key }) {
-                    throw ConfigSyntax.Failure("\(key) is set twice (first on line \(first.line)); keep one")
+                // `thumb_size` and `thumb-size` name one option (ConfigDefaults reads `_` as `-`).
+                if let first = entries.first(where: { Self.option($0.key) == Self.option(key) }) {
+                    let spelled = first.key == key ? "" : " as \(first.key)"
+                    throw ConfigSyntax.Failure("\(key) is set twice (first on line \(first.line)\(spelled)); keep one")
                 }
                 entries.append(Entry(key: key, value: value, line: number))
             } catch {
@@ -92,6 +94,11 @@ struct ConfigFile: Equatable {
             }
         }
         self.entries = entries
+    }
+
+    /// The option a key names: `_` and `-` are the same.
+    static func option(_ key: String) -> String {
+        key.replacing("_", with: "-")
     }
 }
 
@@ -110,20 +117,33 @@ enum ConfigSyntax {
             throw Failure("tables ([section]) are not read; put every key at the top level")
         }
         guard let equals = text.firstIndex(of: "=") else {
-            throw Failure("expected key = value, got \"\(text)\"")
+            throw Failure("expected key = value, got \"\(excerpt(text))\"")
         }
         let key = text[..<equals].trimmingSpaces()
         guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else {
-            throw Failure("\"\(key)\" is not a key: use letters, digits, - and _ (quoted and dotted keys are not read)")
+            throw Failure("\"\(excerpt(key))\" is not a key: use letters, digits, - and _ (quoted and dotted keys are not read)")
         }
         var rest = text[text.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
         let value = try parseValue(&rest)
         let after = rest.drop { $0 == " " || $0 == "\t" }
         guard after.isEmpty || after.hasPrefix("#") else {
-            throw Failure("unexpected \"\(after)\" after the value of \(key)")
+            throw Failure("unexpected \"\(excerpt(after))\" after the value of \(excerpt(key))")
+        }
+        // A C string ends at NUL: a path or option holding one would be cut short where it is used, not refused.
+        if case .string(let text) = value, text.unicodeScalars.contains("\0") {
+            throw Failure("the value of \(excerpt(key)) holds a NUL character (\\u0000), which no path or option can carry")
         }
         return (key, value)
+    }
+
+    /// The longest piece of the file a message quotes: a 60 KB key or value is cut, its length said.
+    static let maxExcerpt = 60
+
+    /// `text` as a message quotes it: whole when short, else its start and how long it is.
+    static func excerpt(_ text: some StringProtocol) -> String {
+        guard text.count > maxExcerpt else { return String(text) }
+        return "\(text.prefix(maxExcerpt))… (\(text.count) characters)"
     }
 
     /// Reads one value from the start of `text`, leaving what follows it.
@@ -147,7 +167,7 @@ enum ConfigSyntax {
         if let number = Double(digits), digits.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) {
             return .number(number)
         }
-        throw Failure("\"\(word)\" is not a value: quote a string (\"…\"), or give a number, true or false")
+        throw Failure("\"\(excerpt(word))\" is not a value: quote a string (\"…\"), or give a number, true or false")
     }
 
     /// A "…" string with TOML's escapes, from the start of `text`.

@@ -20,7 +20,8 @@ extension RenderCommand {
     func renderPixels(downloaded: [UInt8]?) throws {
         let box = self.box()
         let cell = Terminal.windowCellPixels() ?? Self.defaultCellPixels
-        let pixelBox = PixelSize(width: box.columns * cell.width, height: box.rows * cell.height)
+        let fitted = PictureCeiling.box(width: box.columns * cell.width, height: box.rows * cell.height)
+        let pixelBox = PixelSize(width: fitted.width, height: fitted.height)
         let decoded: DecodedImage
         do {
             decoded = try decode(downloaded) { bytes throws(DecodeError) in

@@ -43,7 +43,37 @@ import Testing
         }
     }
 
+    /// Names that would show as nothing: Hangul fillers, combining marks alone. The title is used instead, else
+    /// `image`; a mark on a letter stays.
+    @Test func invisibleNamesFallBackToTheTitleOrImage() {
+        let url = { (s: String) in URL(string: s)! }
+        for invisible in ["\u{3164}", "\u{3164}\u{3164}.png", "\u{115F}\u{1160}", "\u{FFA0}", "\u{0301}\u{0302}.jpg",
+                          "\u{0301}", "_\u{0308}\u{0308}", "\u{0E49}\u{0E48}"] {
+            let encoded = invisible.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+            #expect(SafeFileName.stem(url: url("http://h/" + encoded), title: "Rancor") == "Rancor",
+                    "\(invisible.unicodeScalars.map { String($0.value, radix: 16) })")
+            let title = String(invisible.prefix { $0 != "." })
+            #expect(SafeFileName.stem(url: nil, title: title) == "image")
+        }
+        #expect(SafeFileName.clean("Cafe\u{0301}") == "Cafe\u{0301}", "a mark on a letter stays")
+        #expect(SafeFileName.clean("a\u{3164}b") == "a_b")
+    }
+
     // MARK: Writing
+
+    /// A folder that exists but makes no files on request is not called missing.
+    @Test func aSystemFolderIsNotCalledMissing() {
+        for folder in ["/proc/self", "/proc", "/sys/kernel"] {
+            let error = #expect(throws: NewFileWriter.Failure.self) {
+                try NewFileWriter.write([1], folder: folder, stem: "x", fileExtension: "png")
+            }
+            #expect(error?.description.contains("no such folder") == false, "\(String(describing: error))")
+        }
+        let error = #expect(throws: NewFileWriter.Failure.self) {
+            try NewFileWriter.write([1], folder: "/proc/self", stem: "x", fileExtension: "png")
+        }
+        #expect(error?.description.contains("this folder takes no new files") == true, "\(String(describing: error))")
+    }
 
     @Test func aSecondSaveGetsANumberedNameAndBothKeepTheirBytes() throws {
         let first = try NewFileWriter.write([1, 2, 3], folder: folder.path, stem: "cat", fileExtension: "jpg")
@@ -174,6 +204,25 @@ import Testing
         #expect(ItemLink.checked("http://h/a\u{1B}]0;x\u{07}") == .failure(.malformed))
         #expect(ItemLink.checked("http://h/a b") == .failure(.malformed))
         #expect(ItemLink.checked("http:///nohost") == .failure(.malformed))
+    }
+
+    /// A host not in plain ASCII (a Cyrillic а for a Latin a, in any place, with a port or a path) is said, with the
+    /// ASCII form the browser reaches; a user part is said; a plain URL says nothing.
+    @Test func aHostNotInPlainASCIIOrAUserPartIsSaid() {
+        let lookAlikes = ["https://\u{0430}pple.com/", "http://\u{0430}pple.com:8080/x?q=1", "https://www.\u{0430}pple.com",
+                          "https://\u{0430}pple.com#top"]
+        for url in lookAlikes {
+            let caution = ItemLink(kind: "page", url: url).caution
+            #expect(caution?.contains("its host is not plain ASCII: it is ") == true, "\(url): \(String(describing: caution))")
+            #expect(caution?.contains("xn--pple-43d.com") == true, "\(url): \(String(describing: caution))")
+        }
+        for url in ["https://bank.example@evil.example/", "http://a:b@h.example/", "https://user@\u{0430}pple.com/"] {
+            let caution = ItemLink(kind: "page", url: url).caution
+            #expect(caution?.contains("it has a user part (") == true, "\(url): \(String(describing: caution))")
+        }
+        for url in ["https://en.example/wiki/Caf%C3%A9", "https://h.example/\u{0430}", "http://xn--pple-43d.com/"] {
+            #expect(ItemLink(kind: "page", url: url).caution == nil, "\(url)")
+        }
     }
 
     @Test func osc52IsBase64AndInsideTmuxAlsoWrappedWithEveryEscapeDoubled() {

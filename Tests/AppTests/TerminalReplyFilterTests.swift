@@ -49,4 +49,42 @@ import Testing
         #expect(first.keys.isEmpty && first.replies.isEmpty)
         #expect(second.replies == [KittyResponse(imageID: 7, message: "ENOENT:gone")])
     }
+
+    /// Replies longer than the kept body, in every string kind and terminator, and a CSI as long: nothing of them
+    /// comes through as keys, in one read or cut into reads anywhere.
+    @Test(arguments: [4097, 4100, 5000, 70_000])
+    func aLongReplyIsSwallowedToItsTerminator(length: Int) {
+        let tail = String(repeating: "x", count: length)
+        let replies = [
+            "\u{1B}P>|\(tail)q\u{1B}\\",      // DCS, ST: `q` would quit
+            "\u{1B}P>|\(tail)o\u{07}",          // DCS, BEL: `o` would open the browser
+            "\u{1B}]11;\(tail)q\u{07}",         // OSC, BEL
+            "\u{1B}]11;\(tail)q\u{1B}\\",      // OSC, ST
+            "\u{1B}_Gi=1;\(tail)q\u{1B}\\",    // APC, ST
+            "\u{1B}_Gi=1;\(tail)q\u{07}",       // APC, BEL
+            "\u{1B}[\(String(repeating: "1;", count: length / 2))q",  // CSI: a final byte
+        ]
+        for reply in replies {
+            var whole = TerminalReplyFilter()
+            let out = run("j" + reply + "k", filter: &whole)
+            #expect(out.keys == "jk", "\(reply.prefix(6).debugDescription)… in one read")
+            #expect(out.replies.isEmpty)
+            var pieces = TerminalReplyFilter()
+            var keys = ""
+            let scalars = Array(("j" + reply + "k").unicodeScalars)
+            for start in stride(from: 0, to: scalars.count, by: 1000) {
+                let piece = String(String.UnicodeScalarView(scalars[start..<min(scalars.count, start + 1000)]))
+                keys += run(piece, filter: &pieces).keys
+            }
+            #expect(keys == "jk", "\(reply.prefix(6).debugDescription)… in reads of 1,000")
+        }
+    }
+
+    @Test func escapeAndAKeyLeaveAnUnendedString() {
+        // A string that never ends (Alt+Shift+P sends `ESC P`): Escape and a key get out of it.
+        var filter = TerminalReplyFilter()
+        #expect(run("\u{1B}Pabc", filter: &filter).keys.isEmpty)
+        #expect(run("\u{1B}x", filter: &filter).keys == "\u{1B}x")
+        #expect(run("q", filter: &filter).keys == "q")
+    }
 }

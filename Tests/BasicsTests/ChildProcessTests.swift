@@ -59,4 +59,30 @@ import Testing
         #expect((1499...1500).contains(later))
         #expect(pollMilliseconds(until: ContinuousClock.now + .seconds(100_000_000)) == Int32.max)
     }
+
+    /// The descriptors a child holds beyond 0, 1 and 2, from its own `ls -l /proc/self/fd` (without the one `ls`
+    /// opens to read that folder).
+    static func inheritedDescriptors() throws -> [String] {
+        let listing = try #require(CommandOutput.run(["ls", "-l", "/proc/self/fd"], timeout: .seconds(30)))
+        return listing.split(separator: "\n").compactMap { line -> String? in
+            guard let arrow = line.range(of: " -> ") else { return nil }
+            let number = line[..<arrow.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+            let target = line[arrow.upperBound...]
+            if ["0", "1", "2"].contains(number) || target.hasPrefix("/proc/") && target.hasSuffix("/fd") { return nil }
+            return "\(number) -> \(target)"
+        }
+    }
+
+    @Test func theChildGetsZeroOneAndTwoOnly() throws {
+        // Descriptors opened without close-on-exec, as libcurl opens its connections and socketpairs.
+        let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { for fd in [tcp] + pair + ends { close(fd) } }
+        #expect(tcp >= 3 && fcntl(tcp, F_GETFD) & FD_CLOEXEC == 0, "the test's socket is inheritable")
+        let inherited = try Self.inheritedDescriptors()
+        #expect(inherited.isEmpty, "the child holds \(inherited)")
+    }
 }

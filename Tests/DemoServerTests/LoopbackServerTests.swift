@@ -1,5 +1,8 @@
 import DemoServer
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTP
 import Testing
 
@@ -91,5 +94,68 @@ import Testing
         // The day-long delay is cancelled and the connection closed: the client hears at once, not in 60 s.
         let failure = await #expect(throws: HTTPFailure.self) { try await request.value }
         #expect(failure?.description.contains("60 s") == false, "\(String(describing: failure))")
+    }
+
+    /// A raw connection to the server that sends `bytes` and nothing more.
+    static func connect(to port: UInt16, sending bytes: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(fd >= 0 && connected == 0, "connect: \(String(cString: strerror(errno)))")
+        let sent = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try #require(sent == bytes.utf8.count)
+        return fd
+    }
+
+    /// How many of `fds` the server closed: waits (a minute in all at most, far beyond any deadline the tests set)
+    /// for the end of each one's stream.
+    static func closedByServer(_ fds: [Int32]) -> Int {
+        let end = ContinuousClock.now + .seconds(60)
+        var open = fds
+        while !open.isEmpty {
+            var watches = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let left = end - ContinuousClock.now
+            guard left > .zero else { break }
+            let ready = poll(&watches, nfds_t(watches.count), Int32(left.components.seconds * 1000 + 1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            open = zip(open, watches).compactMap { fd, watch in
+                guard watch.revents != 0 else { return fd }
+                var byte: UInt8 = 0
+                return recv(fd, &byte, 1, 0) <= 0 ? nil : fd
+            }
+        }
+        return fds.count - open.count
+    }
+
+    /// 40 connections that never finish a request, against a limit of 8: each new one closes the oldest waiting,
+    /// so the server holds 8, and a real request is still answered at once.
+    @Test func idleConnectionsBeyondTheLimitCloseTheOldest() async throws {
+        let server = try LoopbackServer(maxConnections: 8, headDeadline: .seconds(600)) { _ in
+            LoopbackServer.Response(status: 200, body: Array("ok".utf8))
+        }
+        defer { server.stop() }
+        let idle = try (0..<40).map { _ in try Self.connect(to: server.port, sending: "GET / HTTP/1.1\r\nX-A: ") }
+        defer { idle.forEach { close($0) } }
+        let reply = try await client.get(HTTPGet(url: URL(string: "http://127.0.0.1:\(server.port)/")!))
+        #expect(reply.status == 200 && reply.body == Array("ok".utf8))
+        #expect(Self.closedByServer(Array(idle.prefix(32))) == 32, "the 32 oldest are closed to make room")
+    }
+
+    /// A request head that does not arrive within the deadline (10 s by default) ends its connection: one sent a
+    /// byte at a time, and a connection that sends nothing.
+    @Test func aHeadThatDoesNotArriveInTimeEndsTheConnection() async throws {
+        let server = try LoopbackServer { _ in LoopbackServer.Response(status: 204) }
+        defer { server.stop() }
+        let partial = try Self.connect(to: server.port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+        let silent = try Self.connect(to: server.port, sending: "")
+        defer { close(partial); close(silent) }
+        #expect(Self.closedByServer([partial]) == 1, "a head still unfinished after the deadline")
+        #expect(Self.closedByServer([silent]) == 1, "a connection that never sent a request")
     }
 }

@@ -225,4 +225,54 @@ struct KittyEndToEndTests {
         #expect(Self.firstOffset(of: "\u{1B}[c", in: output) == nil)
         #expect(Self.firstOffset(of: "\u{1B}[16t", in: output) == nil)
     }
+
+    /// A reply longer than the reply filter keeps (XTVERSION's form, 4,100 and 5,000 bytes) with a key at its end,
+    /// arriving once the table is up: its tail is swallowed to the terminator, not read as keys.
+    @Test(arguments: [(5000, "q"), (4100, "o"), (5000, "\u{07}q")])
+    func aLongLateReplyBecomesNoKeys(_ length: Int, _ tail: String) async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tt-reply-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let record = scratch.appendingPathComponent("opened.txt")
+        let script = scratch.appendingPathComponent("browser.sh")
+        try "#!/bin/sh\necho \"$1\" >> \(record.path)\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let terminal = try start(.kitty, environment: ["COLORTERM": "truecolor", "BROWSER": script.path])
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        // `\u{07}q`: a DCS ended by BEL, then a q typed after it, which must quit.
+        let endsWithBEL = tail.hasPrefix("\u{07}")
+        terminal.type("\u{1B}P>|" + String(repeating: "x", count: length) + tail + (endsWithBEL ? "" : "\u{1B}\\"))
+        if endsWithBEL {
+            #expect(await terminal.exitStatus() == 0, "the q after the BEL is a key")
+            return
+        }
+        // An o typed after the reply: the program still runs, and starts the browser once, for this o only.
+        terminal.type("o")
+        #expect(await terminal.wait { $0.text.contains("opened the ") || $0.exitStatus != nil })
+        #expect(terminal.snapshot.exitStatus == nil, "the reply's \(tail) was no key")
+        var lines: [Substring] = []
+        let clock = ContinuousClock(), end = clock.now + .seconds(60)
+        while lines.isEmpty && clock.now < end {
+            lines = ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n")
+            if lines.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(lines.count == 1, "the browser ran once: \(lines)")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
+    /// A window whose pixel fields make 512x1024-pixel cells (51,200 x 30,720 for 100x30 cells: no screen is that
+    /// large), with kitty forced: the size is not believed, so no picture is sized by it; text art, and a note.
+    @Test func aCellSizeNoScreenHasIsNotBelieved() async throws {
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(), arguments: Self.demo + ["--graphics", "kitty"],
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       pixels: (51_200, 30_720), persona: .silent)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("did not tell its cell size") && $0.text.contains("row 1 of ") },
+                "pictures as text, and why")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+        #expect(terminal.snapshot.uploads.isEmpty, "\(terminal.snapshot.uploads.map { "\($0.width)x\($0.height)" })")
+    }
 }

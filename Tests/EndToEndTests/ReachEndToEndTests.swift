@@ -150,6 +150,42 @@ struct ReachEndToEndTests {
         #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n")
     }
 
+    /// `o` while the demo holds connections to its API: the browser gets stdin, stdout and stderr and nothing of
+    /// ours (no connection, no socketpair, no pipe), as its own `ls -l /proc/self/fd` shows.
+    @Test func theBrowserHoldsNoDescriptorOfOurs() async throws {
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let record = scratch.appendingPathComponent("fds.txt")
+        let script = scratch.appendingPathComponent("browser.sh")
+        // The listing is written aside and renamed: the test reads it whole.
+        try """
+            #!/bin/sh
+            ls -l /proc/self/fd > \(record.path).part
+            mv \(record.path).part \(record.path)
+            """.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
+                                   environment: ["BROWSER": script.path])
+        defer { tmux.close() }
+        try await tmux.waitFor("the first rows with thumbnails") { lines in
+            lines.first?.contains("row 1 of") == true
+                && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+        }
+        try tmux.send("o")
+        try await tmux.waitFor("the browser script's listing") { _ in FileManager.default.fileExists(atPath: record.path) }
+        let listing = try String(contentsOf: record, encoding: .utf8)
+        let held = listing.split(separator: "\n").filter { line in
+            guard let arrow = line.range(of: " -> ") else { return false }
+            let number = line[..<arrow.lowerBound].split(separator: " ").last ?? ""
+            let target = line[arrow.upperBound...]
+            // ls's own descriptor on the folder it lists is not inherited.
+            return !["0", "1", "2"].contains(number) && !(target.hasPrefix("/proc/") && target.hasSuffix("/fd"))
+        }
+        #expect(held.isEmpty, "the browser holds \(held)")
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
     @Test func theConfigFileSetsDefaultsTheCommandLineWinsAndABadOneStops() async throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

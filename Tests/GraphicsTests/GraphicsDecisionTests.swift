@@ -1,4 +1,5 @@
 import Foundation
+import Cells
 import Graphics
 import Testing
 
@@ -76,5 +77,53 @@ import Testing
         environment.tmuxRGB = true
         let on = GraphicsDecision.decide(.auto, replies: replies(kitty), environment: environment)
         #expect(on.kittyThumbnails && on.tmuxPassthrough)
+    }
+
+    /// Cell sizes no screen can have: `CSI 6;1024;512t` in a 100x30 window would be 51,200 pixels wide. Not
+    /// believed, whether answered or in the window's pixel fields; the window's plausible size is used instead.
+    @Test(arguments: ["\u{1B}[6;1024;512t", "\u{1B}[6;400;90t", "\u{1B}[6;300;200t"])
+    func cellSizesBeyondAScreenAreNotBelieved(_ answer: String) {
+        let window = CellSize(columns: 100, rows: 30)
+        let lying = GraphicsDecision.decide(.auto, replies: replies(kitty.replacingOccurrences(of: "\u{1B}[6;20;10t",
+                                                                                               with: answer)),
+                                            environment: TerminalEnvironment(windowCells: window))
+        #expect(lying.graphics == .text && lying.cellPixels == nil)
+        #expect(lying.note?.contains("more than a screen holds") == true, "\(String(describing: lying.note))")
+        let fallback = TerminalEnvironment(windowCellPixels: CellPixelSize(width: 9, height: 18), windowCells: window)
+        let windowed = GraphicsDecision.decide(.forced(.kitty), replies: replies(answer), environment: fallback)
+        #expect(windowed.cellPixels == CellPixelSize(width: 9, height: 18))
+        // The window's pixel fields: 51,200 x 30,720 for 100x30 cells is no screen either.
+        #expect(CellPixelSize(areaWidth: 51_200, areaHeight: 30_720, columns: 100, rows: 30) == nil)
+        #expect(CellPixelSize(areaWidth: 7680, areaHeight: 4320, columns: 100, rows: 30)
+            == CellPixelSize(width: 76, height: 144), "an 8K screen's window is believed")
+    }
+
+    /// XTSMGRAPHICS saying the largest sixel is larger than the screen (999999999): as if unanswered.
+    @Test func sixelGeometryBeyondTheScreenIsNotBelieved() {
+        let sixel = "\u{1B}[6;13;6t\u{1B}[?63;1;4c\u{1B}[?1;0;999999999S"
+        let window = CellSize(columns: 100, rows: 30)
+        let huge = GraphicsDecision.decide(.auto, replies: replies(sixel + "\u{1B}[?2;0;999999999;999999999S"),
+                                           environment: TerminalEnvironment(windowCells: window))
+        #expect(huge.graphics == .sixel)
+        #expect(huge.sixel?.maxWidth == nil && huge.sixel?.maxHeight == nil)
+        let wide = GraphicsDecision.decide(.auto, replies: replies(sixel + "\u{1B}[?2;0;601;390S"),
+                                           environment: TerminalEnvironment(windowCells: window))
+        #expect(wide.sixel?.maxWidth == nil, "one pixel wider than 100 cells of 6")
+        let fits = GraphicsDecision.decide(.auto, replies: replies(sixel + "\u{1B}[?2;0;600;390S"),
+                                           environment: TerminalEnvironment(windowCells: window))
+        #expect(fits.sixel?.maxWidth == 600 && fits.sixel?.maxHeight == 390)
+    }
+
+    /// No picture has more pixels than a 4K screen, whatever box its cells give; its shape is kept.
+    @Test func aPicturesPixelsHaveACeiling() {
+        #expect(PictureCeiling.box(width: 640, height: 480) == (640, 480))
+        #expect(PictureCeiling.box(width: 3840, height: 2160) == (3840, 2160))
+        for (width, height) in [(6144, 5120), (51_200, 30_720), (8192, 1), (1, 8192 * 8192)] {
+            let box = PictureCeiling.box(width: width, height: height)
+            #expect(box.width * box.height <= PictureCeiling.maxPixels, "\(width)x\(height)")
+            #expect(box.width >= 1 && box.height >= 1)
+            let ratio = Double(width) / Double(height), kept = Double(box.width) / Double(box.height)
+            #expect(box.width == 1 || box.height == 1 || abs(kept / ratio - 1) < 0.01, "\(width)x\(height)")
+        }
     }
 }

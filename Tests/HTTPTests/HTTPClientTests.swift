@@ -112,6 +112,41 @@ import Testing
         }
     }
 
+    /// A failure after a redirect names where the redirect led, not the URL asked for: a TLS server that is none,
+    /// a URL with no host.
+    @Test func aFailureAfterARedirectNamesItsTarget() async throws {
+        try await TestHTTPServer.with { server in
+            let tls = "https://127.0.0.1:\(server.url("/").port!)/secure"
+            server.serve("/tls", .redirect(to: tls))
+            server.serve("/nohost", .redirect(to: "http:///x"))
+            for (path, target) in [("/tls", tls), ("/nohost", "http:///x")] {
+                let error = await #expect(throws: HTTPFailure.self) {
+                    try await client.get(HTTPGet(url: server.url(path), timeout: .seconds(30)))
+                }
+                #expect(error?.description.contains(target) == true, "\(path): \(String(describing: error))")
+            }
+        }
+    }
+
+    /// Headers larger than libcurl keeps (a 1 MB header, a 200 KB Location) are said to be that, not "out of
+    /// memory"; two Content-Length headers that disagree are named.
+    @Test func oversizedHeadersAndTwoLengthsAreSaid() async throws {
+        try await TestHTTPServer.with { server in
+            server.serve("/big", TestHTTPServer.Reply(status: 200, headers: ["X-Big": String(repeating: "b", count: 1 << 20)],
+                                                      body: Array("ok".utf8)))
+            server.serve("/far", TestHTTPServer.Reply(status: 302, headers: [
+                "Location": "/" + String(repeating: "l", count: 200_000)]))
+            for path in ["/big", "/far"] {
+                let error = await #expect(throws: HTTPFailure.self) { try await client.get(HTTPGet(url: server.url(path))) }
+                #expect(error?.description == "the server's headers are too large", "\(path): \(String(describing: error))")
+            }
+            server.serve("/two", TestHTTPServer.Reply(status: 200, headers: ["Content-Length": "2", "content-length": "5"],
+                                                      body: Array("ok".utf8)))
+            let error = await #expect(throws: HTTPFailure.self) { try await client.get(HTTPGet(url: server.url("/two"))) }
+            #expect(error?.description.contains("two Content-Length headers") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func aRequestURLThatIsNotHTTPIsNotCalledARedirect() async throws {
         let error = await #expect(throws: HTTPFailure.self) {
             try await client.get(HTTPGet(url: URL(string: "ftp://127.0.0.1/file")!))

@@ -14,7 +14,7 @@ import Testing
         case let (a as String, b as String): a == b
         case let (a as Bool, b as NSNumber): a == b.boolValue
         case let (a as Int, b as NSNumber): Double(a) == b.doubleValue
-        case let (a as Double, b as NSNumber): a == b.doubleValue
+        case let (a as JSONPageReader.JSONNumber, b as NSNumber): a.value == b.doubleValue
         case (is JSONPageReader.JSONNull, is NSNull): true
         default: false
         }
@@ -39,12 +39,23 @@ import Testing
         #expect(object["a"] as? String == "x\"\\/\u{8}\u{C}\n\r\té😀\u{FFFD}")
         let numbers = try #require(object["n"] as? [Any])
         #expect(numbers[0] as? Int == 0 && numbers[1] as? Int == 12)
-        #expect(numbers[2] as? Double == -350 && numbers[3] as? Double == 100)
-        #expect(numbers[4] as? Double == 9223372036854775808, "an integer past Int's range is read as a Double")
+        #expect((numbers[2] as? JSONPageReader.JSONNumber)?.value == -350
+                && (numbers[3] as? JSONPageReader.JSONNumber)?.value == 100)
+        #expect((numbers[4] as? JSONPageReader.JSONNumber)?.value == 9223372036854775808,
+                "an integer past Int's range is read as a number with its text")
         #expect(object["t"] as? Bool == true && object["f"] as? Bool == false)
         #expect(object["z"] is JSONPageReader.JSONNull)
-        #expect(JSONPageReader.scalarText(numbers[1]) == "12" && JSONPageReader.scalarText(numbers[2]) == "-350.0")
+        #expect(JSONPageReader.scalarText(numbers[1]) == "12" && JSONPageReader.scalarText(numbers[2]) == "-3.5e2",
+                "as written")
         #expect(JSONPageReader.scalarText(object["t"]) == "true" && JSONPageReader.scalarText(object["z"]) == nil)
+    }
+
+    /// A number shows as the page wrote it: 30 digits, an exponent past Double's range, a fraction's zeros.
+    @Test(arguments: ["123456789012345678901234567890", "1e999", "-1E-999", "0.10", "9223372036854775808", "2.50e+3"])
+    func aNumberTitleShowsAsWritten(_ number: String) throws {
+        let read = try JSONPageReader.read(Array("[\(number)]".utf8))
+        let value = try #require((read.value as? [Any])?.first)
+        #expect(JSONPageReader.scalarText(value) == number)
     }
 
     @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "[01x]", "\"abc", "[1] 2", "tru", "{\"a\":1,}", "[\"\u{1}\"]", "-", "1.", "1e"])

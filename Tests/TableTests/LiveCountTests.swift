@@ -38,4 +38,26 @@ import Testing
         #expect(await waiter.until { header().contains("5000 in all") })
         #expect(table.pagesLoaded == 1, "the count came while the next page was still out")
     }
+
+    /// Ten items under a total of `total`: a count no page can have.
+    final class WrongTotalSource: ItemSource {
+        let total: Int
+        init(total: Int) { self.total = total }
+        var name: String { "Wrong total" }
+        var attribution: String { "All images from the test" }
+        var firstPage: PageCursor { .offset(0) }
+
+        func page(at cursor: PageCursor) async throws -> ItemPage {
+            ItemPage(items: (0..<10).map { FakeItemSource.numberedItem($0) }, next: nil, totalCount: total)
+        }
+    }
+
+    /// `X-Total-Count: -5`, or 3 for ten rows loaded: not believed; the header counts the rows it has.
+    @Test(arguments: [-5, 3, 9, Int.min])
+    func aTotalBelowTheLoadedRowsIsIgnored(_ total: Int) async {
+        let (table, _) = await ChangeWaiter.startedTable(WrongTotalSource(total: total))
+        let header = table.nextFrame().lines[0]
+        #expect(!header.contains("\(total)") && !header.contains("in all"), "\(header)")
+        #expect(header.contains("of 10"), "\(header)")
+    }
 }

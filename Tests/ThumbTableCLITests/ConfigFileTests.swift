@@ -111,4 +111,56 @@ import Testing
         let environment = ["XDG_CONFIG_HOME": "/nonexistent-\(UUID().uuidString)"]
         #expect(try ConfigDefaults.apply(to: ["photos", "-j"], environment: environment) == ["photos", "-j"])
     }
+
+    /// `thumb-size` and `thumb_size` name one option: in one file they are one key set twice, in either order.
+    @Test func oneKeySpelledTwoWaysIsSetTwice() {
+        for (first, second) in [("thumb-size", "thumb_size"), ("save_dir", "save-dir"), ("no_prefetch", "no-prefetch")] {
+            #expect(throws: ConfigFile.Problem.self) { try parse("\(first) = \"1\"\n\(second) = \"2\"") }
+            do {
+                _ = try parse("\(first) = \"1\"\n\(second) = \"2\"")
+            } catch {
+                #expect(error.description.hasSuffix(":2: \(second) is set twice (first on line 1 as \(first)); keep one"),
+                        "\(error)")
+            }
+        }
+    }
+
+    /// A NUL in a value (TOML's `\u0000`, or the byte itself in either kind of string) is refused: a path holding
+    /// one would be cut short where it is used.
+    @Test func aNULInAValueIsRefused() {
+        for text in ["save-dir = \"/tmp/a\\u0000b\"", "save-dir = \"/tmp/a\u{0}b\"", "save-dir = '/tmp/a\u{0}b'"] {
+            #expect(throws: ConfigFile.Problem.self) { try parse(text) }
+            do {
+                _ = try parse(text)
+            } catch {
+                #expect(error.description.contains(":1: the value of save-dir holds a NUL character"), "\(error)")
+            }
+        }
+    }
+
+    /// A 60 KB key or value is cut in the message, its length said.
+    @Test func aLongKeyOrValueIsCutInTheMessage() throws {
+        let long = String(repeating: "k", count: 60_000)
+        // A 60,000-letter key is a key to the parser (ConfigDefaults then says it is unknown, below).
+        for text in ["\(long)", "layout = \(long)", "layout = \"grid\" \(long)", "\(long.dropLast(2)).k = 1"] {
+            do {
+                _ = try parse(text)
+                Issue.record("accepted")
+            } catch {
+                #expect(error.description.count < 400 && error.description.contains("(60000 characters)"),
+                        "\(error.description.prefix(300))")
+            }
+        }
+        // Refused by the options' checks: an unknown key, and a value the option refuses.
+        for (text, length) in [("\(long) = 1\n", 60_000), ("layout = \"\(long)\"\n", 60_002)] {
+            let environment = try configHome(text)
+            do {
+                _ = try ConfigDefaults.apply(to: ["photos"], environment: environment)
+                Issue.record("accepted")
+            } catch {
+                let message = DisplayOptions.message(for: error)
+                #expect(message.count < 800 && message.contains("(\(length) characters)"), "\(message.prefix(900))")
+            }
+        }
+    }
 }

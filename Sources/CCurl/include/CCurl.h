@@ -22,6 +22,8 @@ CURLcode ccurl_easy_setopt_offset(CURL *easy, CURLoption option, curl_off_t valu
 CURLcode ccurl_easy_setopt_pointer(CURL *easy, CURLoption option, void *value);
 CURLcode ccurl_easy_setopt_string(CURL *easy, CURLoption option, const char *value);
 CURLcode ccurl_easy_setopt_callback(CURL *easy, CURLoption option, curl_write_callback value);
+/// Makes every socket the transfer opens close-on-exec (CURLOPT_SOCKOPTFUNCTION), so no command we start holds one.
+CURLcode ccurl_easy_close_sockets_on_exec(CURL *easy);
 CURLcode ccurl_easy_getinfo_long(CURL *easy, CURLINFO info, long *value);
 const char *ccurl_easy_strerror(CURLcode code);
 

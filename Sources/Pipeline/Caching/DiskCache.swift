@@ -156,7 +156,7 @@ public final class DiskCache: Sendable {
         // Creating a file is the only true test: `access(W_OK)` says yes to root on a read-only file system.
         let probe = path + "/.probe" + DiskCacheFolder.entrySuffix + "." + UUID().uuidString
             + DiskCacheFolder.temporarySuffix
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .unusableDirectory(path: path, reason: String(cString: strerror(errno))) }
         close(fd)
         unlink(probe)

@@ -144,9 +144,14 @@ public struct ListState: Sendable {
         }
         items.append(contentsOf: kept)
         textBytes += kept.reduce(0) { $0 + Self.textBytes(of: $1) }
-        if let count = page.totalCount {
+        // A total below the rows already loaded (negative, or a server's stale or hostile X-Total-Count) is not
+        // believed, and an earlier one the rows have passed is dropped: the header then counts what is loaded.
+        if let count = page.totalCount, count >= items.count {
             total = count
             totalStillCounting = page.stillCounting
+        } else if let known = total, known < items.count {
+            total = nil
+            totalStillCounting = false
         }
         if !filter.isEmpty {
             let matching = (start..<items.count).filter { Self.matches(items[$0], filter) }
