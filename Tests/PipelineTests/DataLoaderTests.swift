@@ -265,8 +265,10 @@ import TestSupport
 
     @Test func cancellingTheTaskMidBodyClosesTheConnection() async throws {
         try await TestHTTPServer.with { server in
-            // 100 kB at 2 kB every 100 ms: about 5 s, far longer than the test waits.
-            server.serve("/slow.png", .ok(image).paced(chunkSize: 2_000, interval: .milliseconds(100)))
+            // 100 kB at 1 kB a second: 100 s, longer than any machine takes to cancel after the first chunk (at 2 kB
+            // every 100 ms, 5 s, a loaded CI machine once got the whole body before the cancel); the server still
+            // sees the close within a second, at its next write.
+            server.serve("/slow.png", .ok(image).paced(chunkSize: 1_000, interval: .seconds(1)))
             let chunks = ReceivedChunks()
             let loader = loader
             let url = server.url("/slow.png")

@@ -124,8 +124,8 @@ import TextArt
         #expect(await loader.waitUntil { $0.cancelled.count >= reused.count })
         #expect(Set(loader.cancelled.map(\.lastPathComponent)) == Set(reused.map { "\($0).png" }))
         // A request counts itself cancelled when its awaiting task resumes, which may come after the loader saw the
-        // cancel: the counter has no event to await, so look until it is there (or 10 s).
-        let deadline = ContinuousClock.now + .seconds(10)
+        // cancel: the counter has no event to await, so look until it is there (or the generous deadline).
+        let deadline = ContinuousClock.now + Deadline.generous
         while pipeline.counters.snapshot.requestsCancelled < reused.count, ContinuousClock.now < deadline {
             await Task.yield()
         }

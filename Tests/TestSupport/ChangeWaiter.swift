@@ -18,7 +18,7 @@ public final class ChangeWaiter {
     /// Returns true once `condition` holds, or false after `timeout`: a safety net so a broken build fails instead
     /// of hanging. The condition is checked on every change, never on a timer.
     @discardableResult
-    public func until(timeout: Duration = .seconds(10), _ condition: @escaping () -> Bool) async -> Bool {
+    public func until(timeout: Duration = Deadline.generous, _ condition: @escaping () -> Bool) async -> Bool {
         if condition() { return true }
         nextID += 1
         let id = nextID

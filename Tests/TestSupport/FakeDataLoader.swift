@@ -88,7 +88,7 @@ public final class FakeDataLoader: DataLoading, @unchecked Sendable {
     /// Waits until the loader's state satisfies a condition, checked on every event (no polling). Returns false
     /// after `timeout`: a safety net so a broken build fails instead of hanging.
     @discardableResult
-    public func waitUntil(timeout: Duration = .seconds(10),
+    public func waitUntil(timeout: Duration = Deadline.generous,
                           _ condition: @escaping @Sendable (State) -> Bool) async -> Bool {
         let id = UUID()
         let expiry = Task {

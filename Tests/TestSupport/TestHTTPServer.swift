@@ -119,20 +119,20 @@ public final class TestHTTPServer: Sendable {
     /// build fails rather than hangs). The condition is checked on each request and each change of a request's
     /// outcome, never on a timer.
     @discardableResult
-    public func waitUntil(timeout: Duration = .seconds(20),
+    public func waitUntil(timeout: Duration = Deadline.generous,
                           _ condition: @escaping @Sendable ([Request]) -> Bool) async -> Bool {
         await recorder.wait(timeout: timeout, condition)
     }
 
     /// Waits until `count` requests for `path` have arrived.
     @discardableResult
-    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = .seconds(20)) async -> Bool {
+    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = Deadline.generous) async -> Bool {
         await waitUntil(timeout: timeout) { requests in requests.count { $0.path == path } >= count }
     }
 
     /// Waits until the client closed the connection of a request for `path` before its reply was fully written.
     @discardableResult
-    public func waitForClientClose(of path: String, timeout: Duration = .seconds(20)) async -> Bool {
+    public func waitForClientClose(of path: String, timeout: Duration = Deadline.generous) async -> Bool {
         await waitUntil(timeout: timeout) { requests in
             requests.contains { $0.path == path && $0.outcome == .closedByClient }
         }
@@ -140,7 +140,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Waits until no request is still being answered (every one completed, was reset or lost its client).
     @discardableResult
-    public func waitUntilIdle(timeout: Duration = .seconds(20)) async -> Bool {
+    public func waitUntilIdle(timeout: Duration = Deadline.generous) async -> Bool {
         await waitUntil(timeout: timeout) { requests in requests.allSatisfy { $0.outcome != .answering } }
     }
 }
