@@ -190,10 +190,16 @@ import Testing
     // MARK: Links and the clipboard's bytes
 
     @Test func thePageIsPreferredAndOnlyHTTPURLsPass() {
-        var item = Item(id: "1", title: "t", fields: [Item.Field("Record", "https://api.example/1"),
-                                                      Item.Field("Abstract URL", "https://en.example/wiki/T")],
+        var item = Item(id: "1", title: "t", fields: [Item.Field("Record", "https://api.example/1", link: .record),
+                                                      Item.Field("Abstract URL", "https://en.example/wiki/T",
+                                                                 link: .page)],
                         imageURL: URL(string: "https://img.example/t.jpg"))
         #expect(ItemLink.of(item) == .success(ItemLink(kind: "page", url: "https://en.example/wiki/T")))
+        // A URL in a field the source did not mark as a page is not one, whatever its label says.
+        item.fields = [Item.Field("Homeworld", "https://api.example/planets/14/"),
+                       Item.Field("Page", "https://api.example/species/3/", link: .record),
+                       Item.Field("Web page", "https://en.example/wiki/W", link: .image)]
+        #expect(ItemLink.of(item) == .success(ItemLink(kind: "image", url: "https://img.example/t.jpg")))
         item.fields = []
         #expect(ItemLink.of(item) == .success(ItemLink(kind: "image", url: "https://img.example/t.jpg")))
         item.imageURL = URL(string: "file:///home/me/cat.png")

@@ -86,11 +86,13 @@ import Testing
 
     @Test func theFlickrPresetReadsAFeedShapedPage() async throws {
         try await TestHTTPServer.with { server in
-            server.serve("/feed", .text(#"{"title":"Uploads","items":[{"title":"Sunset","author":"nobody@flickr.com (\"ann\")","media":{"m":"/m/1_m.jpg"}}]}"#))
+            server.serve("/feed", .text(#"{"title":"Uploads","items":[{"title":"Sunset","link":"/photos/ann/1/","author":"nobody@flickr.com (\"ann\")","media":{"m":"/m/1_m.jpg"}}]}"#))
             let source = JSONAPISource(url: server.url("/feed"), keyPaths: JSONAPISource.flickrFeed)
             let page = try await source.page(at: source.firstPage)
             #expect(page.items.map(\.title) == ["Sunset"])
             #expect(page.items[0].imageURL == server.url("/m/1_m.jpg"), "relative URLs resolve against the page")
+            #expect(page.items[0].fields.filter { $0.link == .page }.map(\.value)
+                    == [server.url("/photos/ann/1/").absoluteString], "the photo's page, for o and y")
             #expect(page.next == nil)
         }
     }
