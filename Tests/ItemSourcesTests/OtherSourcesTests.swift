@@ -119,6 +119,8 @@ import Testing
         let source = try FolderSource(directory: folder)
         let first = try await source.page(at: source.firstPage)
         #expect(first.totalCount == 3 && !first.stillCounting && first.next == nil, "one folder is read whole")
+        #expect(first.notes == ["1 subfolder not shown: --recursive lists the images below too"],
+                "the folder left out is said (the hidden .png is no folder)")
         let items = try await allItems(of: source)
         #expect(items.map(\.title) == ["a-rocket.JPG", "b-coffee.png", "broken.png"])
         let coffee = items[1]
@@ -134,7 +136,9 @@ import Testing
 
     @Test func recursiveLooksInTheFoldersBelow() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let items = try await allItems(of: try FolderSource(directory: folder, recursive: true, pageSize: 2))
+        let source = try FolderSource(directory: folder, recursive: true, pageSize: 2)
+        #expect(try await source.page(at: source.firstPage).notes.isEmpty, "nothing is left out")
+        let items = try await allItems(of: source)
         #expect(items.map(\.title) == ["a-rocket.JPG", "b-coffee.png", "broken.png", "sub/c-horse.png"])
         #expect(field(items[3], "Pixel dimensions") == "400 x 328")
     }
