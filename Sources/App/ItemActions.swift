@@ -34,13 +34,20 @@ public final class ItemActions {
 
     // MARK: Saving
 
-    /// Saves the detail pane's image, its bytes as they came (from the caches, else fetched), under a name from its
-    /// URL or title (`SafeFileName`), with the extension of the format the bytes are in.
+    /// Saves the image of the item the keys act on, its bytes as they came (from the caches, else fetched), under a
+    /// name from its URL or title (`SafeFileName`), with the extension of the format the bytes are in: the detail
+    /// pane's image, else the selected row's (full size, as the pane would show it).
     public func saveOriginal(in table: TableController) {
-        guard let detail = table.detail, let url = detail.imageURL else {
-            return table.say("nothing saved: this item has no image")
+        let target: (url: URL?, title: String)
+        if let detail = table.detail {
+            target = (detail.imageURL, detail.item.title)
+        } else if let (_, item) = table.selectedItem {
+            target = (table.selectedImageURL, item.title)
+        } else {
+            return table.say("nothing saved: no item is selected")
         }
-        let stem = SafeFileName.stem(url: url, title: detail.item.title)
+        guard let url = target.url else { return table.say("nothing saved: this item has no image") }
+        let stem = SafeFileName.stem(url: url, title: target.title)
         table.say("saving the image…")
         let loader = self.loader, folder = saveFolder
         Task { [weak table] in
@@ -58,17 +65,28 @@ public final class ItemActions {
         }
     }
 
-    /// Saves the picture the detail pane shows as text: `.ans` with its colours as ANSI SGR sequences, `.txt` when
-    /// it has none.
+    /// Saves the picture shown as text: the detail pane's, else the selected row's thumbnail; `.ans` with its
+    /// colours as ANSI SGR sequences, `.txt` when it has none.
     public func saveArt(in table: TableController) {
-        guard let detail = table.detail else { return }
-        guard case .loaded(let picture) = detail.image else {
-            return table.say("nothing saved: the picture is not shown yet")
+        let target: (state: ThumbnailState, url: URL?, title: String)
+        if let detail = table.detail {
+            target = (detail.image, detail.imageURL, detail.item.title)
+        } else if let (_, item) = table.selectedItem {
+            target = (table.selectedThumbnail, item.rowImageURL, item.title)
+        } else {
+            return table.say("nothing saved: no item is selected")
+        }
+        let picture: CellBuffer
+        switch target.state {
+        case .loaded(let shown): picture = shown
+        case .none: return table.say("nothing saved: this item has no picture")
+        case .failed: return table.say("nothing saved: the picture failed to load (r retries)")
+        case .loading: return table.say("nothing saved: the picture is not shown yet")
         }
         let ansi = picture.ansiUTF8
         let colourless = !ansi.contains(0x1B)
         let bytes = colourless ? picture.plainUTF8 : ansi
-        let stem = SafeFileName.stem(url: detail.imageURL, title: detail.item.title)
+        let stem = SafeFileName.stem(url: target.url, title: target.title)
         let folder = saveFolder
         Task { [weak table] in
             let note: String

@@ -134,6 +134,7 @@ import Testing
         func original(_ url: URL) async throws -> OriginalImage {
             OriginalImage(bytes: Array(url.absoluteString.utf8), fileExtension: "png")
         }
+        func removeFromCache(_ url: URL) { inner.removeFromCache(url) }
     }
 
     func tableWithPane(sent: @escaping @MainActor ([UInt8]) -> Void = { _ in }, browser: BrowserLauncher = .init(environment: [:]))
@@ -177,6 +178,33 @@ import Testing
         guard case .loaded(let picture) = table.detail?.image else { return }
         // The fake's pictures have no colours: plain text.
         #expect(contents("0.txt") == picture.plainUTF8)
+    }
+
+    /// `w`, `W` and `d` in the list act on the selected row as they do in the detail pane.
+    @Test func wCapitalWAndDActOnTheSelectedRowInTheList() async throws {
+        let loader = OriginalsLoader()
+        let table = TableController(source: FakeItemSource(count: 5), loader: loader,
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 80, rows: 24)
+        table.start()
+        await waiter.until { !table.items.isEmpty }
+        let actions = ItemActions(loader: loader, saveFolder: folder.path, browser: .init(environment: [:]),
+                                  insideTmux: false, sendToTerminal: { _ in })
+        press(.down, table, actions)
+        _ = table.nextFrame()
+        #expect(await waiter.until { if case .loaded = table.selectedThumbnail { true } else { false } })
+        press(.character("w"), table, actions)
+        #expect(await waiter.until { table.status?.hasPrefix("saved the image") == true })
+        #expect(contents("1.png") == Array("http://127.0.0.1/images/1.png".utf8))
+        press(.character("W"), table, actions)
+        #expect(await waiter.until { table.status?.hasPrefix("saved the picture") == true })
+        guard case .loaded(let picture) = table.selectedThumbnail else { return }
+        #expect(contents("1.txt") == picture.plainUTF8, "the row's thumbnail as drawn")
+        press(.character("d"), table, actions)
+        #expect(table.status == "removed the image from the memory and disk caches; r fetches it again")
+        #expect(loader.inner.removed == [URL(string: "http://127.0.0.1/images/1.png")!])
+        #expect(table.detail == nil, "all in the list")
     }
 
     @Test func yCopiesThePageURLWithOSC52AndSaysWhich() async throws {

@@ -6,6 +6,38 @@ import Testing
 /// subfolders it leaves out.
 @Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
 struct NothingSilentEndToEndTests {
+    @Test func wCapitalWAndDActOnTheSelectedRowInTheListAndAnUnknownKeySaysSo() async throws {
+        let scratch = try ReachEndToEndTests.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let saved = scratch.appendingPathComponent("saved")
+        let tmux = try TmuxSession(["browse", scratch.appendingPathComponent("photos").path, "--no-disk-cache",
+                                    "--color", "none", "--mode", "ascii", "--save-dir", saved.path])
+        defer { tmux.close() }
+        // The first row's thumbnail drawn (no spinner left): W saves it as shown.
+        try await tmux.waitFor("the first row with its thumbnail") { lines in
+            lines.joined().contains("chelsea.png")
+                && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
+        }
+        try tmux.send("w")
+        try await tmux.waitFor(text: "saved the image as \(saved.path)/chelsea.png")
+        #expect(ReachEndToEndTests.bytes(saved.appendingPathComponent("chelsea.png"))
+                == ReachEndToEndTests.bytes(ReachEndToEndTests.photos.appendingPathComponent("chelsea.png")))
+        try tmux.send("W")
+        try await tmux.waitFor(text: "saved the picture as \(saved.path)/chelsea.txt")
+        let art = try String(contentsOf: saved.appendingPathComponent("chelsea.txt"), encoding: .utf8)
+        #expect(art.split(separator: "\n").count > 2, "the row's thumbnail's lines")
+        try tmux.send("d")
+        try await tmux.waitFor(text: "removed the image from the memory and disk caches; r fetches it again")
+        try tmux.send("x")
+        try await tmux.waitFor(text: "unknown key x · ? lists the keys")
+        try tmux.send("n")
+        try await tmux.waitFor(text: "n shows the next item in the detail pane (Enter opens it)")
+        // All of it in the list: no pane was opened.
+        #expect(try !tmux.screen().joined().contains("Image state"))
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
     /// A folder browsed without `--recursive` says how many subfolders it leaves out and how to see them.
     @Test func aFolderSaysHowManySubfoldersItLeavesOut() async throws {
         let scratch = try ReachEndToEndTests.scratch()
