@@ -14,16 +14,20 @@ public final class ItemActions {
     public let saveFolder: String
     private let browser: BrowserLauncher
     private let insideTmux: Bool
+    /// Asks tmux how it handles a program's clipboard (`TmuxClipboard.ask`), when inside tmux; blocking.
+    private let askTmux: @Sendable () -> TmuxClipboard?
     /// Writes bytes to the terminal after curses' output (`Terminal.send`).
     private let sendToTerminal: @MainActor ([UInt8]) -> Void
 
     public init(loader: any ThumbnailLoading, saveFolder: String, browser: BrowserLauncher = BrowserLauncher(),
                 insideTmux: Bool = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } ?? false,
+                askTmux: @escaping @Sendable () -> TmuxClipboard? = { TmuxClipboard.ask() },
                 sendToTerminal: @escaping @MainActor ([UInt8]) -> Void) {
         self.loader = loader
         self.saveFolder = saveFolder
         self.browser = browser
         self.insideTmux = insideTmux
+        self.askTmux = askTmux
         self.sendToTerminal = sendToTerminal
     }
 
@@ -139,7 +143,8 @@ public final class ItemActions {
         }
     }
 
-    /// Copies the item's page URL, else its image URL, to the terminal's clipboard with OSC 52.
+    /// Copies the item's page URL, else its image URL, to the terminal's clipboard with OSC 52. Inside tmux, tmux
+    /// is asked whether it passes the copy on, and the status line says what happened (`TmuxClipboard.note`).
     public func copyURL(in table: TableController) {
         guard let item = item(in: table) else { return }
         switch ItemLink.of(item) {
@@ -147,8 +152,15 @@ public final class ItemActions {
             table.say("not copied: \(refusal)")
         case .success(let link):
             sendToTerminal(Clipboard.sequence(copying: link.url, insideTmux: insideTmux))
-            table.say("copied the \(link.kind) URL (OSC 52\(insideTmux ? " through tmux" : "")): \(link.url)"
-                      + (link.caution.map { " · \($0)" } ?? ""))
+            let caution = link.caution.map { " · \($0)" } ?? ""
+            guard insideTmux else { return table.say("copied the \(link.kind) URL (OSC 52): \(link.url)" + caution) }
+            table.say("copying the \(link.kind) URL through tmux…")
+            let ask = askTmux
+            // Asking tmux starts a process: off the main actor.
+            Task { [weak table] in
+                let settings = await BlockingIO.run { ask() }
+                table?.say(TmuxClipboard.note(settings, kind: link.kind, url: link.url) + caution)
+            }
         }
     }
 }

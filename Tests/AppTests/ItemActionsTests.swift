@@ -207,6 +207,34 @@ import Testing
         #expect(table.detail == nil, "all in the list")
     }
 
+    /// Inside tmux, `y` says what tmux does with the copy, as tmux's settings say.
+    @Test func yInsideTmuxSaysWhatTmuxDoesWithTheCopy() async throws {
+        let url = "http://127.0.0.1/images/0.png"
+        for (settings, said) in [
+            (TmuxClipboard(setClipboard: "external", allowPassthrough: "off"),
+             "not copied: tmux's set-clipboard is external, which ignores programs; tmux set -g set-clipboard on lets y copy: \(url)"),
+            (TmuxClipboard(setClipboard: "on", allowPassthrough: "off"),
+             "copied the image URL (OSC 52 through tmux, which keeps it as a paste buffer too): \(url)"),
+            (TmuxClipboard(setClipboard: "external", allowPassthrough: "on"),
+             "copied the image URL (OSC 52 through tmux's allow-passthrough): \(url)"),
+            (nil, "sent the image URL with OSC 52, but tmux did not say whether it passes it on "
+                + "(tmux set -g set-clipboard on does): \(url)"),
+        ] as [(TmuxClipboard?, String)] {
+            let loader = OriginalsLoader()
+            let table = TableController(source: FakeItemSource(count: 5), loader: loader)
+            let waiter = ChangeWaiter(table)
+            table.resize(columns: 80, rows: 24)
+            table.start()
+            await waiter.until { !table.items.isEmpty }
+            var sent: [[UInt8]] = []
+            let actions = ItemActions(loader: loader, saveFolder: folder.path, browser: .init(environment: [:]),
+                                      insideTmux: true, askTmux: { settings }, sendToTerminal: { sent.append($0) })
+            press(.character("y"), table, actions)
+            #expect(sent == [Clipboard.sequence(copying: url, insideTmux: true)])
+            #expect(await waiter.until { table.status == said }, "\(String(describing: table.status))")
+        }
+    }
+
     @Test func yCopiesThePageURLWithOSC52AndSaysWhich() async throws {
         var sent: [[UInt8]] = []
         let (table, _, actions) = await tableWithPane(sent: { sent.append($0) })

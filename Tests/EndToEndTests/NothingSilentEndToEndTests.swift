@@ -38,6 +38,29 @@ struct NothingSilentEndToEndTests {
         #expect(try await tmux.exitStatus() == 0)
     }
 
+    /// tmux's default `set-clipboard external` drops a program's OSC 52: `y` says so and what to set; once it is
+    /// `on`, `y` says copied and tmux holds the URL.
+    @Test func yInsideTmuxSaysWhetherTmuxPassesTheCopyOn() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "Human")
+        try tmux.send("y")
+        try await tmux.waitFor(text: "not copied: tmux's set-clipboard is external, which ignores programs; "
+                               + "tmux set -g set-clipboard on lets y copy: ")
+        #expect((try? tmux.tmux(["show-buffer"])) == nil, "no paste buffer")
+        try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
+        try tmux.send("y")
+        let screen = try await tmux.waitFor(text: "copied the ")
+        let status = try #require(screen.first { $0.contains("copied the ") })
+        #expect(status.contains("(OSC 52 through tmux, which keeps it as a paste buffer too): "))
+        let url = try #require(status.components(separatedBy: ": ").last?.trimmingCharacters(in: .whitespaces))
+        try await tmux.waitFor("tmux's paste buffer") { _ in
+            (try? tmux.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == url
+        }
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
     /// A folder browsed without `--recursive` says how many subfolders it leaves out and how to see them.
     @Test func aFolderSaysHowManySubfoldersItLeavesOut() async throws {
         let scratch = try ReachEndToEndTests.scratch()
