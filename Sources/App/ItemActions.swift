@@ -14,16 +14,20 @@ public final class ItemActions {
     public let saveFolder: String
     private let browser: BrowserLauncher
     private let insideTmux: Bool
+    /// Asks tmux how it handles a program's clipboard (`TmuxClipboard.ask`), when inside tmux; blocking.
+    private let askTmux: @Sendable () -> TmuxClipboard?
     /// Writes bytes to the terminal after curses' output (`Terminal.send`).
     private let sendToTerminal: @MainActor ([UInt8]) -> Void
 
     public init(loader: any ThumbnailLoading, saveFolder: String, browser: BrowserLauncher = BrowserLauncher(),
                 insideTmux: Bool = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } ?? false,
+                askTmux: @escaping @Sendable () -> TmuxClipboard? = { TmuxClipboard.ask() },
                 sendToTerminal: @escaping @MainActor ([UInt8]) -> Void) {
         self.loader = loader
         self.saveFolder = saveFolder
         self.browser = browser
         self.insideTmux = insideTmux
+        self.askTmux = askTmux
         self.sendToTerminal = sendToTerminal
     }
 
@@ -34,13 +38,20 @@ public final class ItemActions {
 
     // MARK: Saving
 
-    /// Saves the detail pane's image, its bytes as they came (from the caches, else fetched), under a name from its
-    /// URL or title (`SafeFileName`), with the extension of the format the bytes are in.
+    /// Saves the image of the item the keys act on, its bytes as they came (from the caches, else fetched), under a
+    /// name from its URL or title (`SafeFileName`), with the extension of the format the bytes are in: the detail
+    /// pane's image, else the selected row's (full size, as the pane would show it).
     public func saveOriginal(in table: TableController) {
-        guard let detail = table.detail, let url = detail.imageURL else {
-            return table.say("nothing saved: this item has no image")
+        let target: (url: URL?, title: String)
+        if let detail = table.detail {
+            target = (detail.imageURL, detail.item.title)
+        } else if let (_, item) = table.selectedItem {
+            target = (table.selectedImageURL, item.title)
+        } else {
+            return table.say("nothing saved: no item is selected")
         }
-        let stem = SafeFileName.stem(url: url, title: detail.item.title)
+        guard let url = target.url else { return table.say("nothing saved: this item has no image") }
+        let stem = SafeFileName.stem(url: url, title: target.title)
         table.say("saving the image…")
         let loader = self.loader, folder = saveFolder
         Task { [weak table] in
@@ -58,17 +69,28 @@ public final class ItemActions {
         }
     }
 
-    /// Saves the picture the detail pane shows as text: `.ans` with its colours as ANSI SGR sequences, `.txt` when
-    /// it has none.
+    /// Saves the picture shown as text: the detail pane's, else the selected row's thumbnail; `.ans` with its
+    /// colours as ANSI SGR sequences, `.txt` when it has none.
     public func saveArt(in table: TableController) {
-        guard let detail = table.detail else { return }
-        guard case .loaded(let picture) = detail.image else {
-            return table.say("nothing saved: the picture is not shown yet")
+        let target: (state: ThumbnailState, url: URL?, title: String)
+        if let detail = table.detail {
+            target = (detail.image, detail.imageURL, detail.item.title)
+        } else if let (_, item) = table.selectedItem {
+            target = (table.selectedThumbnail, item.rowImageURL, item.title)
+        } else {
+            return table.say("nothing saved: no item is selected")
+        }
+        let picture: CellBuffer
+        switch target.state {
+        case .loaded(let shown): picture = shown
+        case .none: return table.say("nothing saved: this item has no picture")
+        case .failed: return table.say("nothing saved: the picture failed to load (r retries)")
+        case .loading: return table.say("nothing saved: the picture is not shown yet")
         }
         let ansi = picture.ansiUTF8
         let colourless = !ansi.contains(0x1B)
         let bytes = colourless ? picture.plainUTF8 : ansi
-        let stem = SafeFileName.stem(url: detail.imageURL, title: detail.item.title)
+        let stem = SafeFileName.stem(url: target.url, title: target.title)
         let folder = saveFolder
         Task { [weak table] in
             let note: String
@@ -121,7 +143,8 @@ public final class ItemActions {
         }
     }
 
-    /// Copies the item's page URL, else its image URL, to the terminal's clipboard with OSC 52.
+    /// Copies the item's page URL, else its image URL, to the terminal's clipboard with OSC 52. Inside tmux, tmux
+    /// is asked whether it passes the copy on, and the status line says what happened (`TmuxClipboard.note`).
     public func copyURL(in table: TableController) {
         guard let item = item(in: table) else { return }
         switch ItemLink.of(item) {
@@ -129,8 +152,15 @@ public final class ItemActions {
             table.say("not copied: \(refusal)")
         case .success(let link):
             sendToTerminal(Clipboard.sequence(copying: link.url, insideTmux: insideTmux))
-            table.say("copied the \(link.kind) URL (OSC 52\(insideTmux ? " through tmux" : "")): \(link.url)"
-                      + (link.caution.map { " · \($0)" } ?? ""))
+            let caution = link.caution.map { " · \($0)" } ?? ""
+            guard insideTmux else { return table.say("copied the \(link.kind) URL (OSC 52): \(link.url)" + caution) }
+            table.say("copying the \(link.kind) URL through tmux…")
+            let ask = askTmux
+            // Asking tmux starts a process: off the main actor.
+            Task { [weak table] in
+                let settings = await BlockingIO.run { ask() }
+                table?.say(TmuxClipboard.note(settings, kind: link.kind, url: link.url) + caution)
+            }
         }
     }
 }

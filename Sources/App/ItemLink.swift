@@ -8,16 +8,11 @@ public struct ItemLink: Sendable, Equatable {
     public var kind: String
     public var url: String
 
-    /// Field labels whose http(s) value is no page to open: the images (shown already), a link the source refused,
-    /// a lookup's API answer, SWAPI's JSON record.
-    static let notPages = ["image", "thumb", "refused", "lookup", "record"]
-
-    /// The item's page (the first field whose value is an http(s) URL and whose label is no image, refused link or
-    /// API record), else its image (full size, else the small one); or why there is nothing to open.
+    /// The item's page (the first field its source marks as a page, `Item.Field.Link.page`, holding an http(s)
+    /// URL), else its image (full size, else the small one); or why there is nothing to open. A field's label is
+    /// never read: an API record's URL (SWAPI's homeworld) is no page, whatever it is called.
     public static func of(_ item: Item) -> Result<ItemLink, Refusal> {
-        for field in item.fields {
-            let label = field.label.lowercased()
-            guard !notPages.contains(where: { label.contains($0) }) else { continue }
+        for field in item.fields where field.link == .page {
             if case .success(let url) = checked(field.value) { return .success(ItemLink(kind: "page", url: url)) }
         }
         guard let image = item.imageURL ?? item.thumbnailURL else { return .failure(.noURL) }

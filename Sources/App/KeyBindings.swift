@@ -50,11 +50,11 @@ enum KeyBindings {
             if let detail = table.detail { return handleDetail(key, detail: detail, table: table, actions: actions) }
             if let pane = table.pageFailure { return handlePageFailure(key, pane: pane, table: table) }
             if let actions, handleItemAction(key, table: table, actions: actions) { return .handled }
-            return handleList(key, table: table)
+            return handleList(key, table: table, actionsOff: actions == nil)
         }
     }
 
-    private static func handleList(_ key: Key, table: TableController) -> Outcome {
+    private static func handleList(_ key: Key, table: TableController, actionsOff: Bool) -> Outcome {
         if table.layoutMode == .grid, let across = acrossGrid(key) {
             table.moveAcross(by: across)
             return .handled
@@ -73,17 +73,72 @@ enum KeyBindings {
         case .character("/"): table.beginFilter()
         case .character("?"), .function(1): table.toggleHelp()
         case .character("r"): table.retrySelected()
+        case .character("d"): table.removeSelectedImageFromCache()
         case .character("s"): table.toggleReuseOverlay()
         case .character("P"): table.startBatchPrefetch()
         case .character("v"): table.toggleLayout()
         // = is + without Shift on most keyboards.
         case .character("+"), .character("="): table.zoom(by: 1)
         case .character("-"): table.zoom(by: -1)
+        // Esc with nothing to clear stays quiet: it is pressed to be sure nothing is open, not to ask for something.
         case .escape: if !table.filter.isEmpty { table.clearFilter() }
         case .control("l"): table.redraw()
-        default: break
+        default: table.say(noAction(key, in: table.layoutMode == .grid ? .grid : .list, actionsOff: actionsOff))
         }
         return .handled
+    }
+
+    /// Where a key was pressed that does nothing there, for `noAction`.
+    enum Place {
+        case list, grid, detailPane, failurePane
+    }
+
+    /// What the status line says of a key that does nothing where it was pressed, so no key is silent: where it
+    /// works when it works elsewhere, else that it is no key; and that `?` lists them.
+    static func noAction(_ key: Key, in place: Place, actionsOff: Bool = false) -> String {
+        let name = keyName(key)
+        let inList = place == .list || place == .grid
+        let listKeys: Set<Key> = [.character("v"), .character("/"), .character("+"), .character("="),
+                                  .character("-"), .character("P")]
+        var elsewhere: String?
+        if actionsOff, [.character("o"), .character("y"), .character("w"), .character("W")].contains(key) {
+            elsewhere = "\(name) is off in demo --compare"
+        } else if place == .list, key == .left || key == .character("h") {
+            elsewhere = "\(name) moves across in the grid (v switches to it)"
+        } else if inList, key == .character("n") || key == .character("p") {
+            elsewhere = "\(name) shows the \(key == .character("n") ? "next" : "previous") item in the detail pane "
+                + "(Enter opens it)"
+        } else if inList, key == .backspace {
+            elsewhere = "\(name) closes the detail pane (Enter opens it)"
+        } else if place == .detailPane, listKeys.contains(key) {
+            elsewhere = "\(name) works in the list (Esc goes back to it)"
+        }
+        return (elsewhere ?? "unknown key \(name)") + " · ? lists the keys"
+    }
+
+    /// A key as the help writes it: the character itself, Ctrl-X, Left, F5; the terminal's code for one curses
+    /// does not name. The status line shows any control character in a character key visibly.
+    static func keyName(_ key: Key) -> String {
+        switch key {
+        case .character(" "): "Space"
+        case .character(let character): String(character)
+        case .control(let letter): "Ctrl-" + letter.uppercased()
+        case .up: "Up"
+        case .down: "Down"
+        case .left: "Left"
+        case .right: "Right"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .home: "Home"
+        case .end: "End"
+        case .enter: "Enter"
+        case .escape: "Esc"
+        case .backspace: "Backspace"
+        case .tab: "Tab"
+        case .delete: "Delete"
+        case .function(let number): "F\(number)"
+        case .unknown(let code): "with code \(code)"
+        }
     }
 
     /// How far a key moves across the grid (left and right), or nil when it does not.
@@ -127,14 +182,14 @@ enum KeyBindings {
         [.escape, .character("q"), .backspace, .left, .character("h")].contains(key)
     }
 
-    /// The keys that act on the selected item in the list and the detail pane alike (`o`, `y`); in the pane also
-    /// `w` and `W`. Returns whether the key was one of them.
+    /// The keys that act on the selected item in the list and the detail pane alike (`o`, `y`, `w`, `W`). Returns
+    /// whether the key was one of them.
     private static func handleItemAction(_ key: Key, table: TableController, actions: ItemActions) -> Bool {
         switch key {
         case .character("o"): actions.open(in: table)
         case .character("y"): actions.copyURL(in: table)
-        case .character("w") where table.detail != nil: actions.saveOriginal(in: table)
-        case .character("W") where table.detail != nil: actions.saveArt(in: table)
+        case .character("w"): actions.saveOriginal(in: table)
+        case .character("W"): actions.saveArt(in: table)
         default: return false
         }
         return true
@@ -173,7 +228,7 @@ enum KeyBindings {
         case .character("d"): table.removeDetailImageFromCache()
         case .character("s"): table.toggleReuseOverlay()
         case .character("?"): table.toggleHelp()
-        default: return .handled
+        default: table.say(noAction(key, in: .detailPane, actionsOff: actions == nil))
         }
         table.redraw()
         return .handled
@@ -189,6 +244,8 @@ enum KeyBindings {
             table.redraw()
         } else if key == .character("?") {
             table.toggleHelp()
+        } else {
+            table.say(noAction(key, in: .failurePane))
         }
         return .handled
     }

@@ -21,6 +21,8 @@ final class FolderListing: Sendable {
         /// How many image names the walk has read so far, some not yet in order (a folder's names wait for the
         /// folders before them): what the header counts while the walk goes on.
         var found: Int
+        /// Subfolders a walk that is not recursive left out.
+        var foldersLeftOut: Int
         /// Nil while the walk goes on.
         var end: End?
     }
@@ -35,6 +37,7 @@ final class FolderListing: Sendable {
     private struct State {
         var paths: [[UInt8]] = []
         var found = 0
+        var foldersLeftOut = 0
         var end: End?
         var stopRequested = false
         var waiters: [Waiter] = []
@@ -49,6 +52,11 @@ final class FolderListing: Sendable {
     /// Counts image names read from a folder, before they are in order.
     func found(_ count: Int) {
         state.withLock { $0.found += count }
+    }
+
+    /// Counts subfolders left out (a walk that is not recursive), before any path of the folder is listed.
+    func leftOut(folders count: Int) {
+        state.withLock { $0.foldersLeftOut += count }
     }
 
     /// Adds paths after those listed, and wakes the pages they complete.
@@ -115,7 +123,8 @@ final class FolderListing: Sendable {
         return state.withLock { state in
             let end = min(state.paths.count, needed)
             let paths = start < end ? Array(state.paths[start..<end]) : []
-            return Window(paths: paths, listed: state.paths.count, found: state.found, end: state.end)
+            return Window(paths: paths, listed: state.paths.count, found: state.found,
+                          foldersLeftOut: state.foldersLeftOut, end: state.end)
         }
     }
 

@@ -9,6 +9,8 @@ struct FolderNames {
     }
 
     private(set) var names: [Name] = []
+    /// Subfolders read and not listed (a walk that is not recursive): the user is told how many.
+    var foldersLeftOut = 0
     private var bytes: [UInt8] = []
     private var tokens: [UInt32] = []
 

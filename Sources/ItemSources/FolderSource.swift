@@ -89,7 +89,8 @@ public struct FolderSource: ItemSource {
         guard window.listed > 0 || walking else {
             return ItemPage(items: [], next: nil, totalCount: 0, notes: [
                 "\(directory) is empty: it has no images (.jpg, .jpeg, .png, .gif, .webp)"
-                    + (recursive ? " in it or below it" : "; --recursive also looks in the folders below it"),
+                    + (recursive ? " in it or below it" : "; --recursive also looks in the folders below it")
+                    + (window.foldersLeftOut > 0 ? " (\(Self.subfolders(window.foldersLeftOut)))" : ""),
             ])
         }
         guard start < window.listed || (walking && start == window.listed) else {
@@ -99,8 +100,18 @@ public struct FolderSource: ItemSource {
         let names = window.paths
         // Reading sizes and headers is file system work: off the cooperative pool.
         let items = await BlockingIO.run { names.map(item) }
+        // The first page says what the list leaves out: a user who does not know --recursive sees why their
+        // photos in the folders below are missing.
+        let notes = start == 0 && window.foldersLeftOut > 0
+            ? ["\(Self.subfolders(window.foldersLeftOut)) not shown: --recursive lists the images below too"] : []
         return ItemPage(items: items, next: end < window.listed || walking ? .offset(end) : nil,
-                        totalCount: walking ? max(window.found, window.listed) : window.listed, stillCounting: walking)
+                        totalCount: walking ? max(window.found, window.listed) : window.listed, stillCounting: walking,
+                        notes: notes)
+    }
+
+    /// "1 subfolder", "3 subfolders".
+    static func subfolders(_ count: Int) -> String {
+        count == 1 ? "1 subfolder" : "\(count) subfolders"
     }
 
     public func countSoFar() -> ItemCount? {

@@ -45,6 +45,7 @@ struct FolderWalk: Sendable {
         // A folder below that cannot be read is left out, as `find` would report and go on; the top folder was
         // opened once by `FolderSource.init`, which says why it cannot be read.
         let names = read(folder)
+        if !recursive { listing.leftOut(folders: names.foldersLeftOut) }
         listing.found(names.names.count(where: { !$0.isFolder }))
         var batch: [[UInt8]] = []
         batch.reserveCapacity(names.count)
@@ -78,10 +79,14 @@ struct FolderWalk: Sendable {
                 let name = UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])
                 guard let first = name.first, first != UInt8(ascii: ".") else { return }
                 let isImage = Self.hasImageExtension(name)
-                // A folder matters when recursing; an image name that is a folder is not listed.
-                guard recursive || isImage else { return }
+                // A folder matters when recursing, and is counted when not (the user is told it is left out); an
+                // image name that is a folder is not listed.
                 let isFolder = Self.type(of: name, dType: entry.pointee.d_type, in: descriptor) == .folder
-                if isFolder ? recursive : isImage { names.append(name, isFolder: isFolder) }
+                if isFolder && !recursive {
+                    names.foldersLeftOut += 1
+                } else if isFolder ? recursive : isImage {
+                    names.append(name, isFolder: isFolder)
+                }
             }
         }
         names.sort()

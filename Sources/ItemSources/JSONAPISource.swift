@@ -14,19 +14,23 @@ public struct JSONAPISource: ItemSource {
         public var subtitle: String?
         public var image: String?
         public var thumbnail: String?
+        /// Where an item keeps the URL of its page for people to read (Flickr's `link`): what `o` opens and `y`
+        /// copies. Without it they take the item's image, since no other field says it is a page.
+        public var page: String?
         public var next: String?
         public var pageParameter: String?
         public var limitParameter: String?
         public var limit: Int
 
         public init(items: String, title: String, subtitle: String? = nil, image: String? = nil,
-                    thumbnail: String? = nil, next: String? = nil, pageParameter: String? = nil,
-                    limitParameter: String? = nil, limit: Int = 20) {
+                    thumbnail: String? = nil, page: String? = nil, next: String? = nil,
+                    pageParameter: String? = nil, limitParameter: String? = nil, limit: Int = 20) {
             self.items = items
             self.title = title
             self.subtitle = subtitle
             self.image = image
             self.thumbnail = thumbnail
+            self.page = page
             self.next = next
             self.pageParameter = pageParameter
             self.limitParameter = limitParameter
@@ -79,7 +83,7 @@ public struct JSONAPISource: ItemSource {
         }
         let items = list.enumerated().map { offset, element in item(element, offset: offset, page: pageURL) }
         let refusals = items.enumerated().compactMap { offset, item -> (item: String, links: [String])? in
-            let links = item.fields.filter { $0.label == RemoteLink.fieldLabel }.map(\.value)
+            let links = item.fields.filter { $0.link == .refused }.map(\.value)
             return links.isEmpty ? nil : ("item \(offset + 1)", links)
         }
         // What concerns the whole page first: the status line may only have room for it.
@@ -133,12 +137,21 @@ public struct JSONAPISource: ItemSource {
         var fields: [Item.Field] = []
         if let object = element as? [String: Any] {
             for key in object.keys.sorted() {
-                if let value = text(key) { fields.append(Item.Field(key, value)) }
+                // Only the key paths the user named make a field a link; a URL elsewhere is shown as text.
+                let kind: Item.Field.Link? = key == keyPaths.image || key == keyPaths.thumbnail ? .image : nil
+                if let value = text(key) { fields.append(Item.Field(key, value, link: kind)) }
             }
         }
         let image = link(keyPaths.image)
         let thumbnail = link(keyPaths.thumbnail)
-        fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0) }
+        if let path = keyPaths.page, let page = link(path) {
+            if let index = fields.firstIndex(where: { $0.label == path }) {
+                fields[index] = Item.Field(path, page.absoluteString, link: .page)
+            } else {
+                fields.append(Item.Field(path, page.absoluteString, link: .page))
+            }
+        }
+        fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0, link: .refused) }
         return Item(id: "\(page.absoluteString)#\(offset)", title: title, subtitle: text(keyPaths.subtitle) ?? "",
                     fields: fields, imageURL: image, thumbnailURL: thumbnail,
                     attribution: (image ?? thumbnail).map { "Image from \($0.host ?? $0.absoluteString)" })
@@ -162,6 +175,7 @@ public struct JSONAPISource: ItemSource {
 
 extension JSONAPISource {
     /// Flickr's public photo feed (`photos_public.gne?format=json&nojsoncallback=1`): one page of `items`, each
-    /// with a `title`, an `author` and the picture at `media.m`.
-    public static let flickrFeed = KeyPaths(items: "items", title: "title", subtitle: "author", image: "media.m")
+    /// with a `title`, an `author`, the picture at `media.m` and the photo's page at `link`.
+    public static let flickrFeed = KeyPaths(items: "items", title: "title", subtitle: "author", image: "media.m",
+                                            page: "link")
 }

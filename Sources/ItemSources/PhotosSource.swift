@@ -73,7 +73,7 @@ public struct PhotosSource: ItemSource {
                 .flatMap { RemoteLink.resolve($0, against: url, notes: &refused) }
             var fields = [Item.Field("Photo", "\(id)")]
             if let album { fields.append(Item.Field("Album", "\(album)")) }
-            fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0) }
+            fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0, link: .refused) }
             if !refused.isEmpty { refusals.append(("photo \(id)", refused)) }
             let host = (thumbnail ?? image)?.host
             items.append(Item(id: "photo-\(id)", title: title,

@@ -133,10 +133,11 @@ public struct SWAPISource: ItemSource {
                              ("average_height", "Average height (cm)"), ("average_lifespan", "Average lifespan"),
                              ("skin_colors", "Skin colours"), ("hair_colors", "Hair colours"),
                              ("eye_colors", "Eye colours"), ("language", "Language"), ("homeworld", "Homeworld")] {
-            if let value = text(key) { fields.append(Item.Field(label, value)) }
+            // The homeworld is a planet's API record, JSON, not a page to read.
+            if let value = text(key) { fields.append(Item.Field(label, value, link: key == "homeworld" ? .record : nil)) }
         }
         if let people = record["people"] as? [Any] { fields.append(Item.Field("People", "\(people.count)")) }
-        if let url { fields.append(Item.Field("Record", url)) }
+        if let url { fields.append(Item.Field("Record", url, link: .record)) }
         let subtitle = [text("classification"), text("designation"), text("language")]
             .compactMap { $0 }.filter { !$0.isEmpty && $0 != "n/a" && $0 != "unknown" }.joined(separator: " · ")
         return Item(id: url ?? name, title: name, subtitle: subtitle, fields: fields)
@@ -151,16 +152,18 @@ public struct SWAPISource: ItemSource {
             item.imageLookupFailure = error.message
             item.fields.append(Item.Field("Image", "lookup failed: \(error.message)"))
         case .success(let answer):
-            item.fields.append(Item.Field("Image lookup", answer.url.absoluteString))
+            item.fields.append(Item.Field("Image lookup", answer.url.absoluteString, link: .record))
             if let image = answer.image {
                 item.imageURL = image
                 item.attribution = "Image from \(answer.abstractURL) \(answer.abstractSource)"
-                item.fields.append(Item.Field("Image", image.absoluteString))
+                item.fields.append(Item.Field("Image", image.absoluteString, link: .image))
             } else {
                 item.fields.append(Item.Field("Image", "none: \(answer.noImageReason ?? "no image in the answer")"))
             }
             if !answer.abstractSource.isEmpty { item.fields.append(Item.Field("Abstract source", answer.abstractSource)) }
-            if !answer.abstractURL.isEmpty { item.fields.append(Item.Field("Abstract URL", answer.abstractURL)) }
+            if !answer.abstractURL.isEmpty {
+                item.fields.append(Item.Field("Abstract URL", answer.abstractURL, link: .page))
+            }
             if !answer.abstractText.isEmpty { item.fields.append(Item.Field("Abstract", answer.abstractText)) }
         }
         return item

@@ -36,9 +36,26 @@ public struct Item: Sendable, Hashable, Identifiable {
     public struct Field: Sendable, Hashable {
         public var label: String
         public var value: String
-        public init(_ label: String, _ value: String) {
+        /// What the value links to, when the source knows it is a link; nil for plain text. `o` and `y` take a
+        /// field as the item's page only when its source says so here, never because of words in its label.
+        public var link: Link?
+
+        public init(_ label: String, _ value: String, link: Link? = nil) {
             self.label = label
             self.value = value
+            self.link = link
+        }
+
+        /// What a field's URL is, as the source that made the field says.
+        public enum Link: Sendable, Hashable {
+            /// A page for people to read (SWAPI's Instant Answer's `AbstractURL`, Flickr's `link`): what `o` opens.
+            case page
+            /// A picture (shown already as the row's or the pane's image).
+            case image
+            /// An API's record or answer: JSON for programs (SWAPI's `url` and `homeworld`, a lookup's request).
+            case record
+            /// A link the source refused to follow (not http or https).
+            case refused
         }
     }
 }

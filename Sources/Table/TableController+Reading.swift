@@ -33,6 +33,20 @@ extension TableController {
         list.itemIndex(forRow: viewport.selection).map { ($0, list.items[$0]) }
     }
 
+    /// The image `w` saves from the list: the selected row's full-size image, the small one in low-data mode (the
+    /// one the detail pane would show).
+    public var selectedImageURL: URL? {
+        guard let (_, item) = selectedItem else { return nil }
+        return configuration.lowData ? item.thumbnailURL ?? item.imageURL : item.imageURL ?? item.thumbnailURL
+    }
+
+    /// The selected row's thumbnail as drawn (what `W` saves from the list), or `.none` when no row is selected or
+    /// its slot holds none.
+    public var selectedThumbnail: ThumbnailState {
+        guard let (index, _) = selectedItem else { return .none }
+        return pool.slot(forItem: index)?.thumbnail ?? .none
+    }
+
     /// The counters the overlay and the stats file show: the slots' own, then those the app adds (the pipeline's).
     public var overlayCounters: [(name: String, value: Int)] {
         slotCounters.named + extraCounters()

@@ -375,7 +375,20 @@ public final class TableController {
     /// pane).
     public func removeDetailImageFromCache() {
         guard let detail else { return }
-        detail.removedFromCache(count: binder.removeFromCache(imagesOf: detail))
+        detail.removedFromCache(count: binder.removeFromCache(imagesOf: detail.item))
+        changed()
+    }
+
+    /// Deletes the selected row's images (full size and thumbnail) from the memory and disk caches (the `d` key in
+    /// the list), saying so in the status line; the picture shown stays until `r` fetches it again.
+    public func removeSelectedImageFromCache() {
+        guard let (_, item) = selectedItem else {
+            status = "nothing removed: no item is selected"
+            return changed()
+        }
+        status = binder.removeFromCache(imagesOf: item) == 0
+            ? "nothing removed: this item has no image"
+            : "removed the image from the memory and disk caches; r fetches it again"
         changed()
     }
 

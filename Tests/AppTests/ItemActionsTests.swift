@@ -134,6 +134,7 @@ import Testing
         func original(_ url: URL) async throws -> OriginalImage {
             OriginalImage(bytes: Array(url.absoluteString.utf8), fileExtension: "png")
         }
+        func removeFromCache(_ url: URL) { inner.removeFromCache(url) }
     }
 
     func tableWithPane(sent: @escaping @MainActor ([UInt8]) -> Void = { _ in }, browser: BrowserLauncher = .init(environment: [:]))
@@ -179,6 +180,61 @@ import Testing
         #expect(contents("0.txt") == picture.plainUTF8)
     }
 
+    /// `w`, `W` and `d` in the list act on the selected row as they do in the detail pane.
+    @Test func wCapitalWAndDActOnTheSelectedRowInTheList() async throws {
+        let loader = OriginalsLoader()
+        let table = TableController(source: FakeItemSource(count: 5), loader: loader,
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+        let waiter = ChangeWaiter(table)
+        table.resize(columns: 80, rows: 24)
+        table.start()
+        await waiter.until { !table.items.isEmpty }
+        let actions = ItemActions(loader: loader, saveFolder: folder.path, browser: .init(environment: [:]),
+                                  insideTmux: false, sendToTerminal: { _ in })
+        press(.down, table, actions)
+        _ = table.nextFrame()
+        #expect(await waiter.until { if case .loaded = table.selectedThumbnail { true } else { false } })
+        press(.character("w"), table, actions)
+        #expect(await waiter.until { table.status?.hasPrefix("saved the image") == true })
+        #expect(contents("1.png") == Array("http://127.0.0.1/images/1.png".utf8))
+        press(.character("W"), table, actions)
+        #expect(await waiter.until { table.status?.hasPrefix("saved the picture") == true })
+        guard case .loaded(let picture) = table.selectedThumbnail else { return }
+        #expect(contents("1.txt") == picture.plainUTF8, "the row's thumbnail as drawn")
+        press(.character("d"), table, actions)
+        #expect(table.status == "removed the image from the memory and disk caches; r fetches it again")
+        #expect(loader.inner.removed == [URL(string: "http://127.0.0.1/images/1.png")!])
+        #expect(table.detail == nil, "all in the list")
+    }
+
+    /// Inside tmux, `y` says what tmux does with the copy, as tmux's settings say.
+    @Test func yInsideTmuxSaysWhatTmuxDoesWithTheCopy() async throws {
+        let url = "http://127.0.0.1/images/0.png"
+        for (settings, said) in [
+            (TmuxClipboard(setClipboard: "external", allowPassthrough: "off"),
+             "not copied: tmux's set-clipboard is external, which ignores programs; tmux set -g set-clipboard on lets y copy: \(url)"),
+            (TmuxClipboard(setClipboard: "on", allowPassthrough: "off"),
+             "copied the image URL (OSC 52 through tmux, which keeps it as a paste buffer too): \(url)"),
+            (TmuxClipboard(setClipboard: "external", allowPassthrough: "on"),
+             "copied the image URL (OSC 52 through tmux's allow-passthrough): \(url)"),
+            (nil, "sent the image URL with OSC 52, but tmux did not say whether it passes it on "
+                + "(tmux set -g set-clipboard on does): \(url)"),
+        ] as [(TmuxClipboard?, String)] {
+            let loader = OriginalsLoader()
+            let table = TableController(source: FakeItemSource(count: 5), loader: loader)
+            let waiter = ChangeWaiter(table)
+            table.resize(columns: 80, rows: 24)
+            table.start()
+            await waiter.until { !table.items.isEmpty }
+            var sent: [[UInt8]] = []
+            let actions = ItemActions(loader: loader, saveFolder: folder.path, browser: .init(environment: [:]),
+                                      insideTmux: true, askTmux: { settings }, sendToTerminal: { sent.append($0) })
+            press(.character("y"), table, actions)
+            #expect(sent == [Clipboard.sequence(copying: url, insideTmux: true)])
+            #expect(await waiter.until { table.status == said }, "\(String(describing: table.status))")
+        }
+    }
+
     @Test func yCopiesThePageURLWithOSC52AndSaysWhich() async throws {
         var sent: [[UInt8]] = []
         let (table, _, actions) = await tableWithPane(sent: { sent.append($0) })
@@ -190,10 +246,16 @@ import Testing
     // MARK: Links and the clipboard's bytes
 
     @Test func thePageIsPreferredAndOnlyHTTPURLsPass() {
-        var item = Item(id: "1", title: "t", fields: [Item.Field("Record", "https://api.example/1"),
-                                                      Item.Field("Abstract URL", "https://en.example/wiki/T")],
+        var item = Item(id: "1", title: "t", fields: [Item.Field("Record", "https://api.example/1", link: .record),
+                                                      Item.Field("Abstract URL", "https://en.example/wiki/T",
+                                                                 link: .page)],
                         imageURL: URL(string: "https://img.example/t.jpg"))
         #expect(ItemLink.of(item) == .success(ItemLink(kind: "page", url: "https://en.example/wiki/T")))
+        // A URL in a field the source did not mark as a page is not one, whatever its label says.
+        item.fields = [Item.Field("Homeworld", "https://api.example/planets/14/"),
+                       Item.Field("Page", "https://api.example/species/3/", link: .record),
+                       Item.Field("Web page", "https://en.example/wiki/W", link: .image)]
+        #expect(ItemLink.of(item) == .success(ItemLink(kind: "image", url: "https://img.example/t.jpg")))
         item.fields = []
         #expect(ItemLink.of(item) == .success(ItemLink(kind: "image", url: "https://img.example/t.jpg")))
         item.imageURL = URL(string: "file:///home/me/cat.png")

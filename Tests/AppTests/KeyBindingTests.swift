@@ -44,6 +44,36 @@ import Testing
         #expect(table.nextFrame().line(0).contains("row 1 of 20 loaded"))
     }
 
+    /// No key is silent: one that does nothing where it is pressed says so, or says where it works, with the hint to
+    /// `?`; the status line shows it until the next key.
+    @Test func aKeyThatDoesNothingHereSaysSo() async {
+        let (table, _) = await makeTable()
+        press(.character("x"), on: table)
+        #expect(table.status == "unknown key x · ? lists the keys")
+        #expect(table.nextFrame().line(23).contains("unknown key x · ? lists the keys"))
+        press(.control("t"), on: table)
+        #expect(table.status == "unknown key Ctrl-T · ? lists the keys")
+        press(.function(5), on: table)
+        #expect(table.status == "unknown key F5 · ? lists the keys")
+        press(.character("n"), on: table)
+        #expect(table.status == "n shows the next item in the detail pane (Enter opens it) · ? lists the keys")
+        press(.character("h"), on: table)
+        #expect(table.status == "h moves across in the grid (v switches to it) · ? lists the keys")
+        press(.character("j"), on: table)
+        #expect(table.status == nil, "the next key clears it")
+        press(.escape, on: table)
+        #expect(table.status == nil, "Esc with nothing to close stays quiet")
+        press(.character("o"), on: table)
+        #expect(table.status == "o is off in demo --compare · ? lists the keys", "no item actions: the split screen")
+
+        press(.enter, on: table)
+        press(.character("v"), on: table)
+        #expect(table.detail != nil)
+        #expect(table.status == "v works in the list (Esc goes back to it) · ? lists the keys")
+        press(.character("x"), on: table)
+        #expect(table.status == "unknown key x · ? lists the keys")
+    }
+
     @Test func pageKeysMoveAScreenOrHalfOne() async {
         let (table, _) = await makeTable()
         // 21 list lines, rows 4 lines tall: 5 rows fully shown per screen.

@@ -150,6 +150,45 @@ struct ReachEndToEndTests {
         #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n")
     }
 
+    /// `o` and `y` take the field the source marks as the item's page: on the demo's Wookie, the Instant Answer's
+    /// Abstract URL, never its Homeworld or Record (SWAPI's JSON, also http URLs on the same server).
+    @Test func oAndYTakeThePageTheSourceNamesNotAnAPIRecord() async throws {
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let record = scratch.appendingPathComponent("argv.txt")
+        let done = scratch.appendingPathComponent("argv.done")
+        let script = scratch.appendingPathComponent("browser.sh")
+        try """
+            #!/bin/sh
+            for a in "$@"; do printf '%s\\n' "$a"; done >> \(record.path)
+            echo >> \(done.path)
+            """.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
+                                   environment: ["BROWSER": script.path])
+        defer { tmux.close() }
+        try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
+        try await tmux.waitFor(text: "Wookie")
+        // The filter leaves Wookie alone and selected; its fields came with its page (the lookups run first).
+        try tmux.send("/")
+        try tmux.type("Wookie")
+        try tmux.send("Enter", "Enter")
+        try await tmux.waitFor(text: "Homeworld")
+        try tmux.send("o")
+        try await tmux.waitFor(text: "opened the page with ")
+        try await tmux.waitFor("the browser script to finish") { _ in
+            FileManager.default.fileExists(atPath: done.path)
+        }
+        #expect(try String(contentsOf: record, encoding: .utf8) == "https://scikit-image.org\n")
+        try tmux.send("y")
+        try await tmux.waitFor(text: "the page URL")
+        try await tmux.waitFor("tmux's paste buffer") { _ in
+            (try? tmux.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == "https://scikit-image.org"
+        }
+        try tmux.send("q", "q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
     /// `o` while the demo holds connections to its API: the browser gets stdin, stdout and stderr and nothing of
     /// ours (no connection, no socketpair, no pipe), as its own `ls -l /proc/self/fd` shows.
     @Test func theBrowserHoldsNoDescriptorOfOurs() async throws {

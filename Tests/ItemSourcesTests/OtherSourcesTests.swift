@@ -86,11 +86,13 @@ import Testing
 
     @Test func theFlickrPresetReadsAFeedShapedPage() async throws {
         try await TestHTTPServer.with { server in
-            server.serve("/feed", .text(#"{"title":"Uploads","items":[{"title":"Sunset","author":"nobody@flickr.com (\"ann\")","media":{"m":"/m/1_m.jpg"}}]}"#))
+            server.serve("/feed", .text(#"{"title":"Uploads","items":[{"title":"Sunset","link":"/photos/ann/1/","author":"nobody@flickr.com (\"ann\")","media":{"m":"/m/1_m.jpg"}}]}"#))
             let source = JSONAPISource(url: server.url("/feed"), keyPaths: JSONAPISource.flickrFeed)
             let page = try await source.page(at: source.firstPage)
             #expect(page.items.map(\.title) == ["Sunset"])
             #expect(page.items[0].imageURL == server.url("/m/1_m.jpg"), "relative URLs resolve against the page")
+            #expect(page.items[0].fields.filter { $0.link == .page }.map(\.value)
+                    == [server.url("/photos/ann/1/").absoluteString], "the photo's page, for o and y")
             #expect(page.next == nil)
         }
     }
@@ -117,6 +119,8 @@ import Testing
         let source = try FolderSource(directory: folder)
         let first = try await source.page(at: source.firstPage)
         #expect(first.totalCount == 3 && !first.stillCounting && first.next == nil, "one folder is read whole")
+        #expect(first.notes == ["1 subfolder not shown: --recursive lists the images below too"],
+                "the folder left out is said (the hidden .png is no folder)")
         let items = try await allItems(of: source)
         #expect(items.map(\.title) == ["a-rocket.JPG", "b-coffee.png", "broken.png"])
         let coffee = items[1]
@@ -132,7 +136,9 @@ import Testing
 
     @Test func recursiveLooksInTheFoldersBelow() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let items = try await allItems(of: try FolderSource(directory: folder, recursive: true, pageSize: 2))
+        let source = try FolderSource(directory: folder, recursive: true, pageSize: 2)
+        #expect(try await source.page(at: source.firstPage).notes.isEmpty, "nothing is left out")
+        let items = try await allItems(of: source)
         #expect(items.map(\.title) == ["a-rocket.JPG", "b-coffee.png", "broken.png", "sub/c-horse.png"])
         #expect(field(items[3], "Pixel dimensions") == "400 x 328")
     }

@@ -52,6 +52,11 @@ func field(_ item: Item, _ label: String) -> String? {
             #expect(wookie.attribution?.hasPrefix("Image from https://scikit-image.org scikit-image sample data, ") == true)
             #expect(field(wookie, "Classification") == "mammal")
             #expect(field(wookie, "Image lookup")?.contains("/ia/?q=Wookie%20star%20wars&format=json") == true)
+            // Each link says what it is: the page to read, the picture, the API's JSON (the homeworld included).
+            let links = Dictionary(wookie.fields.compactMap { f in f.link.map { (f.label, $0) } },
+                                   uniquingKeysWith: { a, _ in a })
+            #expect(links == ["Abstract URL": .page, "Image": .image, "Image lookup": .record, "Homeworld": .record,
+                              "Record": .record])
 
             let hutt = try #require(items.first { $0.title == "Hutt" })
             #expect(hutt.imageURL == nil && hutt.attribution == nil)

@@ -187,9 +187,10 @@ final class ThumbnailBinder {
         counters.loadsCancelled += 1
     }
 
-    /// Forgets the detail pane's images in every cache (the `d` key). Returns how many there were.
-    func removeFromCache(imagesOf pane: DetailPane) -> Int {
-        let urls = pane.cachedURLs
+    /// Forgets an item's images in every cache (the `d` key): the full-size one and the row's thumbnail. Returns
+    /// how many there were.
+    func removeFromCache(imagesOf item: Item) -> Int {
+        let urls = Set([item.imageURL, item.thumbnailURL].compactMap(\.self))
         for url in urls { loader.removeFromCache(url) }
         return urls.count
     }

@@ -88,11 +88,6 @@ public final class DetailPane {
         cacheNote = nil
     }
 
-    /// The images `d` removes from the caches: the full-size one and the row's thumbnail.
-    var cachedURLs: [URL] {
-        Array(Set([item.imageURL, item.thumbnailURL].compactMap(\.self)))
-    }
-
     /// Notes that `count` images were removed from the caches (the `d` key).
     func removedFromCache(count: Int) {
         cacheNote = count == 0 ? "no image to remove" : "removed from the cache; r fetches it again"
