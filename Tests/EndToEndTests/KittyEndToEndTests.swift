@@ -237,7 +237,7 @@ struct KittyEndToEndTests {
         let script = scratch.appendingPathComponent("browser.sh")
         try "#!/bin/sh\necho \"$1\" >> \(record.path)\n".write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
-        let terminal = try start(.kitty, environment: ["COLORTERM": "truecolor", "BROWSER": script.path])
+        let terminal = try start(.kitty, environment: ["COLORTERM": "truecolor", "BROWSER": "sh " + script.path])
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("row 1 of ") })
         // `\u{07}q`: a DCS ended by BEL, then a q typed after it, which must quit.

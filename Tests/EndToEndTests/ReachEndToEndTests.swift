@@ -113,7 +113,7 @@ struct ReachEndToEndTests {
             """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
-                                   environment: ["BROWSER": script.path])
+                                   environment: ["BROWSER": "sh " + script.path])
         defer { tmux.close() }
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
         // Settled: the first row's picture was looked up, so it has its URLs.
@@ -140,7 +140,7 @@ struct ReachEndToEndTests {
         // A folder's images are file: URLs: not opened, and the script is not run again.
         tmux.close()
         let folder = try TmuxSession(["browse", scratch.appendingPathComponent("photos").path, "--no-disk-cache"],
-                                     environment: ["BROWSER": script.path])
+                                     environment: ["BROWSER": "sh " + script.path])
         defer { folder.close() }
         try await folder.waitFor(text: "chelsea.png")
         try folder.send("o")
@@ -165,7 +165,7 @@ struct ReachEndToEndTests {
             """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
-                                   environment: ["BROWSER": script.path])
+                                   environment: ["BROWSER": "sh " + script.path])
         defer { tmux.close() }
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
         try await tmux.waitFor(text: "Wookie")
