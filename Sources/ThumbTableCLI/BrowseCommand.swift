@@ -86,7 +86,9 @@ struct BrowseCommand: BrowsingCommand {
             do {
                 return try FolderSource(directory: folder, recursive: recursive)
             } catch {
-                throw ValidationError(error.message)
+                // The folder was there when the arguments were checked: what fails now (it cannot be listed) is
+                // no mistake on the command line.
+                throw RunFailure(error.message)
             }
         }
         return JSONAPISource(url: URL(string: url)!, keyPaths: .init(

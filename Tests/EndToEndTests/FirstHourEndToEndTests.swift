@@ -19,6 +19,28 @@ struct FirstHourEndToEndTests {
         return folder
     }
 
+    /// A socket listening on 127.0.0.1:`port` (0: any free port), so no one else can; nil when it cannot bind (the
+    /// port is someone else's already).
+    static func holdPort(_ port: UInt16) -> (socket: Int32, port: UInt16)? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let held = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard held else {
+            close(fd)
+            return nil
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
     // MARK: Item 4: G means the last item
 
     /// In a folder, G then Enter opens the last photo: G selects it, not the end-of-list row below it (where Enter
@@ -39,5 +61,34 @@ struct FirstHourEndToEndTests {
             lines[0].contains("item 2 of 2") && lines.joined().contains("coffee.png")
         }
         #expect(!pane.joined().contains("chelsea.png"), "\(pane.joined(separator: "\n"))")
+    }
+
+    // MARK: Item 5: runtime failures are not usage errors
+
+    /// `serve-demo` with no `--port` moves off a taken usual port to a free one and says which; a port given and
+    /// taken stops with the reason, exit status 1 and no usage text.
+    @Test func serveDemoMovesOffATakenPortAndAGivenTakenPortIsAFailureNotAUsageError() async throws {
+        // Held here when it is free; when it is not, someone else holds it: taken either way.
+        let usual = Self.holdPort(8737)
+        defer { usual.map { _ = close($0.socket) } }
+        let moved = try TmuxSession(["serve-demo", "--latency", "0", "--jitter", "0"], columns: 200)
+        defer { moved.close() }
+        let lines = try await moved.waitFor("the server on another port") { lines in
+            lines.joined().contains("port 8737 is taken") && lines.joined().contains("ThumbTable demo server on http")
+        }
+        let text = lines.joined(separator: "\n")
+        let port = try #require(text.firstMatch(of: /demo server on http:\/\/127\.0\.0\.1:(\d+)/).map { String($0.1) })
+        #expect(port != "8737")
+        #expect(text.contains("listens on \(port)"), "\(text)")
+        #expect(!text.contains("Usage:"))
+        moved.close()
+
+        let held = try #require(Self.holdPort(0))
+        defer { close(held.socket) }
+        let refused = try TmuxSession(["serve-demo", "--port", "\(held.port)"], columns: 200)
+        defer { refused.close() }
+        #expect(try await refused.exitStatus() == 1)
+        let screen = try await refused.waitFor(text: "cannot listen on 127.0.0.1:\(held.port)")
+        #expect(!screen.joined().contains("Usage:"), "\(screen.joined(separator: "\n"))")
     }
 }
