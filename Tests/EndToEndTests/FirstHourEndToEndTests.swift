@@ -91,4 +91,26 @@ struct FirstHourEndToEndTests {
         let screen = try await refused.waitFor(text: "cannot listen on 127.0.0.1:\(held.port)")
         #expect(!screen.joined().contains("Usage:"), "\(screen.joined(separator: "\n"))")
     }
+
+    // MARK: Item 10: terminals people have, things said once
+
+    /// A TERM that terminfo lacks runs on the common entry that draws the same, with a note in the status line:
+    /// an `xterm-*` one (xterm-kitty on a server reached over ssh from kitty) on xterm-256color, tmux's on
+    /// screen-256color. A TERM with no such entry still stops (`SignalEndToEndTests`).
+    @Test(arguments: [("xterm-thumbtable-test", "xterm-256color"), ("tmux-thumbtable-test", "screen-256color")])
+    func aTermMissingFromTerminfoFallsBackWithANote(term: String, entry: String) async throws {
+        let folder = try Self.photoFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Wide enough for the note on one line.
+        let tmux = try TmuxSession(["browse", folder.path, "--no-disk-cache"], columns: 250,
+                                   environment: ["TERM": term])
+        defer { tmux.close() }
+        let lines = try await tmux.waitFor("the table with the note") { lines in
+            lines[0].contains("row 1 of") && lines.joined().contains("coffee.png")
+                && lines.joined().contains("TERM=\(term) is not in the terminfo database: drawing as \(entry)")
+        }
+        #expect(try tmux.pane("alternate_on") == "1", "\(lines.joined(separator: "\n"))")
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
 }
