@@ -113,4 +113,42 @@ struct FirstHourEndToEndTests {
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
     }
+
+    /// No option's help says its default twice (`--save-dir` said "(default: the current folder). (default: .)").
+    @Test(arguments: ["demo", "swapi", "photos", "browse", "flickr", "serve-demo", "render", "cache"])
+    func everyOptionsHelpSaysItsDefaultOnce(command: String) throws {
+        let run = try BinaryRun.run([command, "--help"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        // An option's help starts on a line indented two spaces; the lines indented further continue it.
+        var entries: [String] = []
+        for line in run.stdoutText.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  ") && !line.hasPrefix("   ") || entries.isEmpty {
+                entries.append(String(line))
+            } else {
+                entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        for entry in entries {
+            let defaults = entry.lowercased().ranges(of: "default").count
+            #expect(defaults <= 1, "\(entry)")
+        }
+        if command == "browse" {
+            #expect(run.stdoutText.contains("(default: the current folder)"))
+            #expect(!run.stdoutText.contains("(default: .)"), "\(run.stdoutText)")
+        }
+    }
+
+    /// The demo's detail pane lists the picture's URL once: the SWAPI lookup's `Image:` field, not again below it.
+    @Test func theDemoDetailPaneListsTheImageOnce() async throws {
+        let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, columns: 200, rows: 60)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "row 1 of")
+        try tmux.send("Enter")
+        let lines = try await tmux.waitFor("the pane's text down to the attribution") { lines in
+            lines[0].contains("item 1 of") && lines.joined().contains("Attribution:")
+        }
+        let images = lines.filter { $0.contains("Image: http") }
+        #expect(images.count == 1, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("Image lookup: http") })
+    }
 }
