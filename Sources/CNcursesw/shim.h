@@ -102,14 +102,14 @@ static inline int cnc_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
-// Whether the terminal can run a full-screen program: 0 if it can, 1 if TERM is unset or empty, 2 if terminfo
-// does not know TERM, 3 if it cannot address the cursor (cup), like TERM=dumb. Checked before newterm, which
-// would otherwise take a terminal it cannot draw on. The description is freed again: newterm reads its own.
-static inline int cnc_check_terminal(void) {
-    const char *term = getenv("TERM");
-    if (term == NULL || term[0] == '\0') return 1;
+// Whether terminfo entry `name` (TERM's, or the entry run on in its place) can run a full-screen program: 0 if it
+// can, 1 if the name is empty, 2 if terminfo does not know it, 3 if it cannot address the cursor (cup), like
+// TERM=dumb. Checked before newterm, which would otherwise take a terminal it cannot draw on. The description is
+// freed again: newterm reads its own.
+static inline int cnc_check_terminal(const char *name) {
+    if (name == NULL || name[0] == '\0') return 1;
     int status = 0;
-    if (setupterm(NULL, STDOUT_FILENO, &status) != OK) return 2;
+    if (setupterm(name, STDOUT_FILENO, &status) != OK) return 2;
     char *cup = tigetstr("cup");
     int addressable = cup != NULL && cup != (char *)-1;
     del_curterm(cur_term);

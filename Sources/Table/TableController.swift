@@ -159,8 +159,10 @@ public final class TableController {
         changed()
     }
 
-    /// Selects the last row (in the grid, the last cell, not the last line's cell in the selected column), and
-    /// keeps selecting the last row as further pages arrive until the list ends (`isFollowingEnd`; any key stops it).
+    /// Selects the last item (in the grid, the last cell, not the last line's cell in the selected column), and
+    /// keeps selecting the last item as further pages arrive until the list ends (`isFollowingEnd`; any key stops
+    /// it). The row below it (the end of the list, a page loading) is shown but not selected: Enter there does
+    /// nothing. A status row a key acts on (a failed page, paging stopped, a filter paused) is selected.
     public func goEnd() {
         selectLastRow()
         switch list.status {
@@ -181,8 +183,10 @@ public final class TableController {
     }
 
     private func selectLastRow() {
+        // The screen ends with the last row, status row included, so the end shows below the last item.
         arrange { $0.end(count: $1, height: $2, rowHeight: $3) }
-        viewport.selection = max(0, displayCount - 1)
+        viewport.selection = list.statusRowActs || itemCount == 0 ? max(0, displayCount - 1) : itemCount - 1
+        reveal()
     }
 
     /// Selects a row and shows it at the top (a benchmark's starting point).

@@ -38,6 +38,9 @@ public final class Terminal {
     public let entry: String
     /// Why the table shows fewer colours than asked, for the status line; nil when it shows what was asked.
     public let colorNote: String?
+    /// Why the table draws as another terminal than TERM says (terminfo lacks TERM's entry: `TerminfoFallback`),
+    /// for the status line; nil when it runs on TERM's own.
+    public let entryNote: String?
     /// What the terminal draws pictures with, found before curses took the screen (`--graphics`).
     public let graphics: GraphicsCapabilities
     /// The size of a cell in pixels: the start-up probe's, then the tty's window size (TIOCGWINSZ) after each resize
@@ -75,15 +78,17 @@ public final class Terminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw SetupError(description: "thumbtable needs a terminal: stdin and stdout must be a tty")
         }
-        try Terminal.checkCapabilities()
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        let own = try Terminal.terminfoEntry(for: term)
+        entryNote = own.note
         self.graphics = GraphicsProbe.run(graphics)
         cellPixels = self.graphics.cellPixels
         replyFilter = graphics == .text ? nil : TerminalReplyFilter()
         // Signals become events: ncurses installs its own SIGWINCH handler only if the disposition is the default,
         // and a dispatch signal source needs the signal ignored.
         signal(SIGWINCH, SIG_IGN)
-        let term = getenv("TERM").map { String(cString: $0) } ?? ""
-        let colors = ColorSetup.choose(request, term: term, colorTerm: getenv("COLORTERM").map { String(cString: $0) },
+        let colorTerm = getenv("COLORTERM").map { String(cString: $0) }
+        let colors = ColorSetup.choose(request, term: own.name, colorTerm: colorTerm,
                                        insideTmux: getenv("TMUX").map { $0.pointee != 0 } ?? false,
                                        probe: Terminal.probe)
         self.colors = colors
@@ -511,9 +516,21 @@ public final class Terminal {
         getenv("TERM").map { TerminalText.visible(String(cString: $0)) } ?? "(unset)"
     }
 
-    /// Refuses a terminal that cannot show a full screen before curses takes it, with what to do instead.
-    private static func checkCapabilities() throws(SetupError) {
-        switch cnc_check_terminal() {
+    /// The terminfo entry TERM names, or the one `TerminfoFallback` runs on in its place when terminfo lacks it (with
+    /// a note saying so); refuses a terminal that cannot show a full screen before curses takes it, with what to do
+    /// instead.
+    private static func terminfoEntry(for term: String) throws(SetupError) -> (name: String, note: String?) {
+        let status = cnc_check_terminal(term)
+        if status == 2, let fallback = TerminfoFallback.entry(for: term), cnc_check_terminal(fallback) == 0 {
+            return (fallback, TerminfoFallback.note(term: term, entry: fallback))
+        }
+        try checkCapabilities(status)
+        return (term, nil)
+    }
+
+    /// Refuses a terminal that cannot show a full screen (`status`: `cnc_check_terminal`'s), with what to do instead.
+    private static func checkCapabilities(_ status: Int32) throws(SetupError) {
+        switch status {
         case 0:
             return
         case 1:

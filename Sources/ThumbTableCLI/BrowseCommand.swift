@@ -15,8 +15,12 @@ struct BrowseCommand: BrowsingCommand {
             A folder: thumbtable browse ~/Pictures [--recursive]; the current folder: thumbtable browse
             """)
 
+    // Optional, so the help says the default once, in words: with `= "."` ArgumentParser added "(default: .)".
     @Argument(help: "The URL of the first page, or a folder (default: the current folder).")
-    var url = "."
+    var url: String?
+
+    /// What to browse: the URL or folder given, else the current folder.
+    var location: String { url ?? "." }
 
     @Flag(help: "With a folder: the images in the folders below it too.")
     var recursive = false
@@ -52,9 +56,10 @@ struct BrowseCommand: BrowsingCommand {
 
     /// The argument as a folder, when it is not an http(s) URL.
     var folder: URL? {
-        if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") { return nil }
-        if let parsed = URL(string: url), parsed.scheme?.lowercased() == "file" { return parsed }
-        return URL(fileURLWithPath: Self.expandingTilde(url))
+        let scheme = URL(string: location)?.scheme?.lowercased()
+        if scheme == "http" || scheme == "https" { return nil }
+        if scheme == "file", let parsed = URL(string: location) { return parsed }
+        return URL(fileURLWithPath: Self.expandingTilde(location))
     }
 
     /// `path` with a leading "~" or "~/" made the home folder ($HOME), as a shell would have; "~user" is left.
@@ -68,10 +73,12 @@ struct BrowseCommand: BrowsingCommand {
         if let folder {
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
-                throw ValidationError("browse needs an http(s) URL or a folder; '\(url)' is neither (no such file)")
+                throw ValidationError("browse needs an http(s) URL or a folder; '\(location)' is neither "
+                                      + "(no such file)")
             }
             guard isDirectory else {
-                throw ValidationError("'\(url)' is a file; browse shows a folder of images (or: thumbtable render FILE)")
+                throw ValidationError("'\(location)' is a file; browse shows a folder of images "
+                                      + "(or: thumbtable render FILE)")
             }
             return
         }
@@ -86,10 +93,12 @@ struct BrowseCommand: BrowsingCommand {
             do {
                 return try FolderSource(directory: folder, recursive: recursive)
             } catch {
-                throw ValidationError(error.message)
+                // The folder was there when the arguments were checked: what fails now (it cannot be listed) is
+                // no mistake on the command line.
+                throw RunFailure(error.message)
             }
         }
-        return JSONAPISource(url: URL(string: url)!, keyPaths: .init(
+        return JSONAPISource(url: URL(string: location)!, keyPaths: .init(
             items: items, title: title ?? "", subtitle: subtitle, image: image, thumbnail: thumb, next: next,
             pageParameter: pageParam, limitParameter: limitParam, limit: limit))
     }

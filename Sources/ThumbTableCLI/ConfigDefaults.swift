@@ -5,7 +5,8 @@ import FoundationEssentials
 /// each only where the command line does not give that option itself, so the command line wins.
 ///
 /// Every key is checked before anything runs: an unknown key or a value the option refuses stops the program with
-/// the file, the line, the key and ArgumentParser's own words, as a bad option does.
+/// the file, the line, the key and ArgumentParser's own words, without the usage text (the command line is not
+/// wrong) and with exit status 78 (`RunFailure.configStatus`).
 enum ConfigDefaults {
     /// How a key's value becomes arguments.
     enum Kind {
@@ -38,7 +39,7 @@ enum ConfigDefaults {
                                              "--experimental-dump-help"]
 
     /// `arguments` with the config file's values put in, or the arguments as they are when the file is missing or
-    /// the command takes no display options. Throws a `ValidationError` naming the file, line and key.
+    /// the command takes no display options. Throws a `RunFailure` naming the file, line and key.
     static func apply(to arguments: [String], environment: [String: String]) throws -> [String] {
         guard !arguments.contains(where: informational.contains),
               let path = ConfigFile.location(environment: environment) else { return arguments }
@@ -53,7 +54,7 @@ enum ConfigDefaults {
         do {
             file = try ConfigFile.load(path)
         } catch {
-            throw ValidationError("config file \(error); fix it, or move it away to run without it")
+            throw RunFailure.config("\(error); fix it, or move it away to run without it")
         }
         guard let file else { return arguments }
         let given = Set(arguments.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 })
@@ -71,11 +72,11 @@ enum ConfigDefaults {
     /// The arguments one entry stands for, checked by the options' own parsing and validation.
     static func arguments(for entry: ConfigFile.Entry, in file: ConfigFile) throws -> [String] {
         let key = ConfigFile.option(entry.key)
-        func problem(_ message: String) -> ValidationError {
+        func problem(_ message: String) -> RunFailure {
             // The key, the value and the option parser's message (which may quote the value) are cut when long.
             let cut = message.count > 240 ? message.prefix(240) + "…" : message
-            return ValidationError("config file \(file.path):\(entry.line): \(ConfigSyntax.excerpt(entry.key)) = "
-                                   + "\(ConfigSyntax.excerpt(entry.value.description)): \(cut)")
+            return RunFailure.config("\(file.path):\(entry.line): \(ConfigSyntax.excerpt(entry.key)) = "
+                                     + "\(ConfigSyntax.excerpt(entry.value.description)): \(cut)")
         }
         guard let kind = keys[key] else {
             throw problem("unknown key; the file can set \(keys.keys.sorted().joined(separator: ", "))")

@@ -74,17 +74,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let demo: DemoServer
-        if let port {
-            demo = try await server.start(port: port, demoCases: true, rows: rows, pageSize: pageSize)
-        } else {
-            // Another demo may hold the usual port: this one then runs on any, its pictures fetched anew.
-            do {
-                demo = try await server.start(port: Self.stablePort, demoCases: true, rows: rows, pageSize: pageSize)
-            } catch {
-                demo = try await server.start(port: 0, demoCases: true, rows: rows, pageSize: pageSize)
-            }
-        }
+        // Another demo may hold the usual port: this one then runs on any, its pictures fetched anew.
+        let demo = try await server.start(port: port, usual: Self.stablePort, demoCases: true, rows: rows,
+                                          pageSize: pageSize).server
         if compare || autoplay {
             var generator = SplitMix64(seed: server.seed)
             let script = autoplay ? AutoplayScript(phases: autoplayLength, using: &generator) : nil
@@ -121,18 +113,26 @@ struct ServeDemoCommand: AsyncParsableCommand {
         commandName: "serve-demo",
         abstract: "Run the demo server on 127.0.0.1 until interrupted.")
 
-    @Option(parsing: .unconditional, help: "The port to listen on (0: any free port).")
-    var port = 8737
+    @Option(parsing: .unconditional,
+            help: "The port to listen on (0: any free port). By default \(Self.usualPort), or any free one when taken.")
+    var port: Int?
+
+    /// The port `serve-demo` listens on unless told, so the URLs it prints stay the same from run to run.
+    static let usualPort = 8737
 
     @Flag(help: "Append the demo cases (hostile, long and wide titles, missing and broken images) to the species.")
     var demoCases = false
 
     @OptionGroup var server: DemoServerOptions
 
-    func validate() throws { try DemoServerOptions.checkPort(port) }
+    func validate() throws {
+        if let port { try DemoServerOptions.checkPort(port) }
+    }
 
     func run() async throws {
-        let demo = try await server.start(port: port, demoCases: demoCases)
+        let (demo, note) = try await server.start(port: port, usual: Self.usualPort, demoCases: demoCases)
+        // On stderr: stdout keeps the same lines whatever the port.
+        if let note { Messages.error(note) }
         let base = demo.baseURL.absoluteString
         let text = """
             ThumbTable demo server on \(base) (Ctrl-C stops it)

@@ -42,18 +42,33 @@ struct DemoServerOptions: ParsableArguments {
                                  demoCases: demoCases, rows: rows, pageSize: pageSize)
     }
 
-    /// Starts the server on the bundled data; errors are messages for the user.
-    func start(port: Int, demoCases: Bool, rows: Int = 0, pageSize: Int = 10) async throws -> DemoServer {
+    /// Starts the server on the bundled data; a failure is a `RunFailure` that says why.
+    func start(port: Int, demoCases: Bool, rows: Int = 0, pageSize: Int = 10) async throws(RunFailure) -> DemoServer {
         guard let directory = DemoResources.directory else {
-            throw ValidationError("the demo data (Resources/demo in the checkout this binary was built from) "
-                                  + "was not found; build and run thumbtable in its checkout")
+            throw RunFailure("the demo data (Resources/demo in the checkout this binary was built from) "
+                             + "was not found; build and run thumbtable in its checkout")
         }
         do {
             return try await DemoServer.start(dataDirectory: directory,
                                               configuration: configuration(port: UInt16(port), demoCases: demoCases,
                                                                             rows: rows, pageSize: pageSize))
         } catch {
-            throw ValidationError("\(error)")
+            throw RunFailure("\(error)")
+        }
+    }
+
+    /// Starts the server on `port` when it was given; else on `usual`, or on any free port when that one cannot be
+    /// listened on (another demo holds it), with a note that says so. A port given and taken is a failure: a
+    /// script that asked for it would otherwise talk to whatever holds it.
+    func start(port: Int?, usual: Int, demoCases: Bool, rows: Int = 0, pageSize: Int = 10)
+        async throws(RunFailure) -> (server: DemoServer, note: String?)
+    {
+        if let port { return (try await start(port: port, demoCases: demoCases, rows: rows, pageSize: pageSize), nil) }
+        do {
+            return (try await start(port: usual, demoCases: demoCases, rows: rows, pageSize: pageSize), nil)
+        } catch {
+            let server = try await start(port: 0, demoCases: demoCases, rows: rows, pageSize: pageSize)
+            return (server, "port \(usual) is taken, so the demo server listens on \(server.port) (--port picks one)")
         }
     }
 }

@@ -34,8 +34,13 @@ enum Messages {
     }
 
     /// Prints what ArgumentParser would for `error` (help, usage, the message), escaped, and exits with its status.
-    /// ArgumentParser's own `exit(withError:)` prints the user's arguments raw.
+    /// ArgumentParser's own `exit(withError:)` prints the user's arguments raw. A `RunFailure` is no usage mistake:
+    /// it gets its message alone and its own status.
     static func exit(withError error: Error) -> Never {
+        if let failure = error as? RunFailure {
+            write("Error: \(failure)\n", to: .standardError)
+            Glibc.exit(failure.status)
+        }
         let text = ThumbTableCommand.fullMessage(for: error, columns: nil)
         let code = ThumbTableCommand.exitCode(for: error)
         if !text.isEmpty { write(text + "\n", to: code == .success ? .standardOutput : .standardError) }

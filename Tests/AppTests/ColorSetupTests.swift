@@ -69,3 +69,23 @@ import Testing
         #expect(try #require(bare.note).contains("install ncurses-term"))
     }
 }
+
+/// A TERM terminfo lacks runs on an entry that draws the same where there is one, and only there.
+@Suite struct TerminfoFallbackTests {
+    @Test(arguments: [("xterm-kitty", "xterm-256color"), ("xterm-ghostty", "xterm-256color"),
+                      ("alacritty", "xterm-256color"), ("foot-extra", "xterm-256color"), ("wezterm", "xterm-256color"),
+                      ("tmux-256color", "screen-256color"), ("tmux", "screen-256color")])
+    func anXtermLikeOrTmuxTermHasAStandIn(term: String, entry: String) {
+        #expect(TerminfoFallback.entry(for: term) == entry)
+    }
+
+    @Test(arguments: ["no-such-terminal", "dumb", "", "xterm", "kittyish", "vt100", "screen-bce"])
+    func anyOtherTermHasNone(term: String) {
+        #expect(TerminfoFallback.entry(for: term) == nil)
+    }
+
+    @Test func theNoteShowsTermsControlCharacters() {
+        let note = TerminfoFallback.note(term: "xterm-\u{1B}[31m", entry: "xterm-256color")
+        #expect(note.hasPrefix("TERM=xterm-^[[31m is not in the terminfo database: drawing as xterm-256color"), "\(note)")
+    }
+}

@@ -156,8 +156,8 @@ struct DemoEndToEndTests {
         _ = try await loadEverything(tmux)
         try tmux.send("G")
         try await tmux.waitFor(text: "row 43 of 43")
-        // G selects the end-of-list row below row 43; four rows up is row 40.
-        try tmux.send("k", "k", "k", "k")
+        // G selects row 43, the last item; three rows up is row 40.
+        try tmux.send("k", "k", "k")
         try await tmux.waitFor(text: "row 40 of 43")
         let lines = try await tmux.waitFor(text: "Hostile ^[[31mred^[[0m ^[]52;c;aGVsbG8=^G")
         #expect(lines[0].contains("row 40 of 43"), "the escape sequences did not move or clear anything")
@@ -178,8 +178,8 @@ struct DemoEndToEndTests {
         #expect(end.contains { $0.contains("no image") })
         #expect(end.contains { $0.contains("A truncated JPEG") })
         #expect(end.contains { $0.contains("✗") }, "the file that is not an image fails")
-        // G selects the end-of-list row; one up is row 43.
-        try tmux.send("k", "Enter")
+        // G selects row 43, the last item.
+        try tmux.send("Enter")
         try await tmux.waitFor(text: "Designation: A corrupt image shows a failure")
         try await tmux.waitFor(text: "PNG data is damaged")
         try tmux.send("Escape")

@@ -258,7 +258,10 @@ struct ReachEndToEndTests {
         try await bad.waitFor("the config file's message") { lines in
             lines.joined().contains("config.toml:2: thumb-size = \"huge\": --thumb-size must be auto or look like")
         }
-        #expect(try await bad.exitStatus() != 0)
+        // A config file is no mistake on the command line: no usage text, and EX_CONFIG's status.
+        #expect(try await bad.exitStatus() == 78)
+        let screen = try bad.screen().joined(separator: "\n")
+        #expect(!screen.contains("Usage:") && !screen.contains("--help"), "\(screen)")
     }
 
     @Test func browseWithNoArgumentBrowsesTheCurrentFolder() async throws {

@@ -41,10 +41,48 @@ import Testing
         #expect(await followToTheEnd(table, waiter))
         #expect(table.items.count == 95)
         #expect(source.requests == [1, 2, 3, 4, 5])
-        // The selection is on the last row: the end-of-list row below item 95.
-        #expect(table.viewport.selection == 95)
+        // The selection is on the last item, 95 (row 94), with the end-of-list row below it on screen.
+        #expect(table.viewport.selection == 94)
+        #expect(table.selectedItem?.index == 94)
         #expect(!table.isFollowingEnd, "the list ended, so following stopped")
         #expect(table.nextFrame().lines.joined().contains("end of the list"))
+    }
+
+    /// G on a list that has ended selects the last item, not the end-of-list row below it (a marker: Enter there
+    /// does nothing), and shows that row; Enter then opens the last item.
+    @Test(arguments: [false, true])
+    func gSelectsTheLastItemAndShowsTheEndRowBelowIt(grid: Bool) async {
+        let (table, waiter) = makeTable(FakeItemSource(count: 15, pageSize: 20), grid: grid)
+        table.start()
+        await waiter.until { table.listStatus == .end }
+        table.goEnd()
+        #expect(table.selectedItem?.index == 14)
+        #expect(table.visibleRows.contains(table.displayCount - 1), "the end row is on screen")
+        #expect(table.nextFrame().lines.joined().contains("end of the list"))
+        table.openSelected()
+        #expect(table.detail?.itemIndex == 14)
+    }
+
+    /// While following, the selection rides the last loaded item, not the loading row below it.
+    @Test func whileFollowingTheSelectionIsOnTheLastLoadedItem() async {
+        let (table, waiter) = makeTable(FakeItemSource(count: 95, pageSize: 20))
+        table.start()
+        await waiter.until { table.items.count == 20 }
+        table.goEnd()
+        #expect(table.selectedItem?.index == 19)
+        table.update()
+        await waiter.until { table.items.count == 40 }
+        #expect(table.selectedItem?.index == 39)
+    }
+
+    /// A list with no items: G selects its only row, the status row.
+    @Test func gOnAnEmptyListSelectsItsOnlyRow() async {
+        let (table, waiter) = makeTable(FakeItemSource(count: 0, pageSize: 20))
+        table.start()
+        await waiter.until { table.listStatus != .loading }
+        table.goEnd()
+        #expect(table.viewport.selection == 0)
+        #expect(table.displayCount == 1)
     }
 
     @Test func anyKeyStopsFollowingAndTheSelectionStays() async {

@@ -82,6 +82,8 @@ import Testing
         } catch {
             let message = DisplayOptions.message(for: error)
             #expect(message.contains(expected), "\(message)", sourceLocation: sourceLocation)
+            // A config file problem is no usage mistake: its own status, no usage text.
+            #expect((error as? RunFailure)?.status == 78, "\(error)", sourceLocation: sourceLocation)
         }
     }
 

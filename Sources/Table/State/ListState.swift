@@ -81,6 +81,17 @@ public struct ListState: Sendable {
         return true
     }
 
+    /// Whether the status row is one a key acts on (Enter or `r`): a failed page, paging stopped on a run of empty
+    /// pages, a filter's reading paused. The end of the list, or a page loading, is only a marker.
+    var statusRowActs: Bool {
+        switch status {
+        case .failed: true
+        case .stopped(let stop): stop.resumeCursor != nil
+        case .more: isPausedByFilter
+        case .loading, .end: false
+        }
+    }
+
     /// Whether paging stopped because the filter read `filterReadLimit` rows without a match while more pages
     /// remain; the status row says so, and `readMoreDespiteFilter()` goes on.
     public var isPausedByFilter: Bool {

@@ -25,8 +25,13 @@ struct DetailPaneView {
         }
         for f in item.fields { field(f.label, f.value) }
         if !item.fields.isEmpty { lines.append(("", .plain)) }
-        if let url = item.imageURL { field("Image", url.absoluteString) }
-        if let url = item.thumbnailURL { field("Thumbnail", url.absoluteString) }
+        // A source that lists the picture among its fields (SWAPI's lookup does) has said it: once is enough.
+        func linkField(_ label: String, _ url: URL?) {
+            guard let url, !item.fields.contains(Item.Field(label, url.absoluteString)) else { return }
+            field(label, url.absoluteString)
+        }
+        linkField("Image", item.imageURL)
+        linkField("Thumbnail", item.thumbnailURL)
         field("Attribution", item.attribution ?? "none given")
         lines.append(("", .plain))
         field("Thumbnail state", Self.describe(pane.rowThumbnail))
