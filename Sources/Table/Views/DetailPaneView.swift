@@ -27,7 +27,8 @@ struct DetailPaneView {
         if !item.fields.isEmpty { lines.append(("", .plain)) }
         // A source that lists the picture among its fields (SWAPI's lookup does) has said it: once is enough.
         func linkField(_ label: String, _ url: URL?) {
-            guard let url, !item.fields.contains(Item.Field(label, url.absoluteString)) else { return }
+            guard let url, !item.fields.contains(where: { $0.label == label && $0.value == url.absoluteString })
+            else { return }
             field(label, url.absoluteString)
         }
         linkField("Image", item.imageURL)
