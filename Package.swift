@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Items"),
         /// Local files read safely: regular files only, opened without blocking, paths kept as bytes; blocking calls
         /// run off the cooperative pool.
-        .target(name: "LocalFiles", dependencies: ["Cells"]),
+        .target(name: "LocalFiles", dependencies: ["Basics", "Cells"]),
         /// HTTP(S) GETs with byte, time and redirect limits and cancellation, over libcurl.
         .target(name: "HTTP", dependencies: ["Basics", "CCurl"]),
 

@@ -57,16 +57,7 @@ public enum ChildProcess {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        var spawned = posix_spawnp(&pid, command, &actions, &attributes, &argv, environ)
-        // ETXTBSY: some process holds the program open for writing, often only for a moment (a script just
-        // written, whose descriptor a child forked meanwhile elsewhere still holds until its exec). A few tries,
-        // 10 ms apart, before it counts as a failure.
-        var tries = 1
-        while spawned == ETXTBSY && tries < 5 {
-            usleep(10_000)
-            tries += 1
-            spawned = posix_spawnp(&pid, command, &actions, &attributes, &argv, environ)
-        }
+        let spawned = posix_spawnp(&pid, command, &actions, &attributes, &argv, environ)
         return spawned == 0 ? .success(pid) : .failure(SpawnError(number: spawned))
     }
 

@@ -9,7 +9,8 @@ extension StringProtocol {
                 bytes.append(byte)
                 continue
             }
-            guard utf8.count >= 2, let high = hexValue(utf8.popFirst()!), let low = hexValue(utf8.popFirst()!) else {
+            guard utf8.count >= 2, let high = utf8.popFirst()!.hexDigitValue, let low = utf8.popFirst()!.hexDigitValue
+            else {
                 return nil
             }
             bytes.append(high << 4 | low)
@@ -18,11 +19,15 @@ extension StringProtocol {
     }
 }
 
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
+extension UInt8 {
+    /// The value of an ASCII hexadecimal digit (`0`-`9`, `a`-`f`, `A`-`F`), or nil for any other byte: for the
+    /// `%XX` escapes of URLs and paths.
+    public var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

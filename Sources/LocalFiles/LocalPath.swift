@@ -1,3 +1,4 @@
+import Basics
 import Cells
 import FoundationEssentials
 
@@ -78,8 +79,8 @@ public struct LocalPath: Sendable, Hashable, CustomStringConvertible {
         var index = 0
         while index < text.count {
             if text[index] == UInt8(ascii: "%") {
-                guard index + 2 < text.count, let high = hexValue(text[index + 1]), let low = hexValue(text[index + 2])
-                else { return nil }
+                guard index + 2 < text.count, let high = text[index + 1].hexDigitValue,
+                      let low = text[index + 2].hexDigitValue else { return nil }
                 result.append(high << 4 | low)
                 index += 3
             } else {
@@ -88,15 +89,6 @@ public struct LocalPath: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return result
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Bytes written as themselves in a file URL's path: RFC 3986's unreserved characters and `/`.

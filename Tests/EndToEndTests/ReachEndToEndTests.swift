@@ -204,7 +204,7 @@ struct ReachEndToEndTests {
             """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
-                                   environment: ["BROWSER": script.path])
+                                   environment: ["BROWSER": "sh " + script.path])
         defer { tmux.close() }
         try await tmux.waitFor("the first rows with thumbnails") { lines in
             lines.first?.contains("row 1 of") == true

@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Items
 
@@ -106,8 +107,8 @@ struct PageTrail: Sendable {
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]),
-               let low = hexValue(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = bytes[i + 1].hexDigitValue,
+               let low = bytes[i + 2].hexDigitValue {
                 let value = high << 4 | low
                 if isUnreserved(value) {
                     out.append(value)
@@ -140,15 +141,6 @@ struct PageTrail: Sendable {
             }
         }
         return "/" + kept.joined(separator: "/")
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func upperHex(_ value: UInt8) -> UInt8 {
