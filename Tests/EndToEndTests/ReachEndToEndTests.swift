@@ -98,12 +98,10 @@ struct ReachEndToEndTests {
         #expect(try await second.exitStatus() == 0)
     }
 
-    @Test func oRunsBROWSERWithTheURLAndYCopiesItThroughTmux() async throws {
-        let scratch = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+    /// A browser script that appends its arguments, one a line, to `record`, then says it is done by adding a line
+    /// to `done`: a test reads the record once `done` exists, not while the script may still be writing it.
+    static func recordingBrowser(in scratch: URL) throws -> (script: URL, record: URL, done: URL) {
         let record = scratch.appendingPathComponent("argv.txt")
-        // The script says it is done with a second file, made after the record is written whole: the test reads
-        // the record then, not while the script may still be writing it.
         let done = scratch.appendingPathComponent("argv.done")
         let script = scratch.appendingPathComponent("browser.sh")
         try """
@@ -112,6 +110,13 @@ struct ReachEndToEndTests {
             echo >> \(done.path)
             """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
+        return (script, record, done)
+    }
+
+    @Test func oRunsBROWSERWithTheURLAndYCopiesItThroughTmux() async throws {
+        let scratch = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (script, record, done) = try Self.recordingBrowser(in: scratch)
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
                                    environment: ["BROWSER": "sh " + script.path])
         defer { tmux.close() }
@@ -155,15 +160,7 @@ struct ReachEndToEndTests {
     @Test func oAndYTakeThePageTheSourceNamesNotAnAPIRecord() async throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let record = scratch.appendingPathComponent("argv.txt")
-        let done = scratch.appendingPathComponent("argv.done")
-        let script = scratch.appendingPathComponent("browser.sh")
-        try """
-            #!/bin/sh
-            for a in "$@"; do printf '%s\\n' "$a"; done >> \(record.path)
-            echo >> \(done.path)
-            """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
+        let (script, record, done) = try Self.recordingBrowser(in: scratch)
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--port", "0"], columns: 200,
                                    environment: ["BROWSER": "sh " + script.path])
         defer { tmux.close() }
