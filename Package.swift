@@ -113,7 +113,7 @@ let package = Package(
             "App", "Pipeline", "Table", "Items", "Cells", "TextArt", "TestSupport", "DemoServer",
         ]),
         .testTarget(name: "AppTests", dependencies: [
-            "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics",
+            "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics", "LocalFiles",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics"]),
         .testTarget(name: "DemoServerTests", dependencies: [

@@ -84,7 +84,9 @@ public final class App {
         }
         let terminal = self.terminal
         itemActions = naive == nil
-            ? ItemActions(loader: tableLoader, saveFolder: saveFolder) { terminal.send($0) } : nil
+            ? ItemActions(loader: tableLoader, saveFolder: saveFolder, localFiles: source.origin == .local) {
+                terminal.send($0)
+            } : nil
         let notes = [terminal.entryNote, terminal.colorNote, terminal.graphics.note, pixelsNote].compactMap { $0 }
         if !notes.isEmpty { table.say(notes.joined(separator: "; ")) }
     }

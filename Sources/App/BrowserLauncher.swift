@@ -5,7 +5,8 @@ import LocalFiles
 import Glibc
 #endif
 
-/// Opens a URL in the user's browser: `$BROWSER` when set, else `xdg-open`, started detached and without a shell.
+/// Opens a URL in the user's browser, or a local file in what the desktop opens it with: `$BROWSER` when set, else
+/// `xdg-open`, started detached and without a shell.
 ///
 /// The command gets the URL as one argument of its own (argv, never a string for `sh`), runs in a session of its
 /// own (so the terminal's Ctrl-C and hang-up do not reach it, and it cannot read the keyboard), with stdin, stdout and
@@ -34,16 +35,32 @@ public struct BrowserLauncher: Sendable {
         public var description: String
     }
 
+    /// The whole argv for a local file: its path's exact bytes in place of `%s`, else after the command.
+    public func arguments(for path: LocalPath) -> [[UInt8]] {
+        let placeholder = Array("%s".utf8)
+        let words = command.map { Array($0.utf8) }
+        guard words.contains(where: { $0.firstRange(of: placeholder) != nil }) else { return words + [path.bytes] }
+        return words.map { $0.replacing(placeholder, with: path.bytes) }
+    }
+
     /// Starts the browser on `url` and returns at once; `ended` is called, off the main thread, with the command's
     /// exit status when it ends (a waiting thread reaps it, so no zombie is left).
     public func open(_ url: String, ended: @escaping @Sendable (Int32) -> Void) throws(Failure) {
-        let argv = arguments(for: url)
+        try start(arguments(for: url).map { Array($0.utf8) }, ended: ended)
+    }
+
+    /// Starts the browser (or `xdg-open`) on a local file, as `open(_:ended:)` does a URL.
+    public func open(_ path: LocalPath, ended: @escaping @Sendable (Int32) -> Void) throws(Failure) {
+        try start(arguments(for: path), ended: ended)
+    }
+
+    private func start(_ argv: [[UInt8]], ended: @escaping @Sendable (Int32) -> Void) throws(Failure) {
         let child: pid_t
-        switch ChildProcess.spawn(argv, newSession: true) {
+        switch ChildProcess.spawn(bytes: argv, newSession: true) {
         case .success(let pid): child = pid
         case .failure(let error):
             let hint = error.number == ENOENT ? "not found; set $BROWSER to your browser's command" : error.description
-            throw Failure(description: "cannot start \(argv[0]): \(hint)")
+            throw Failure(description: "cannot start \(command[0]): \(hint)")
         }
         Task.detached {
             ended(await BlockingIO.run { ChildProcess.wait(child) })

@@ -13,6 +13,8 @@ public final class ItemActions {
     /// Where `w` and `W` write (`--save-dir`).
     public let saveFolder: String
     private let browser: BrowserLauncher
+    /// Whether the items are the user's own files (a folder): `o` opens the file, `y` copies its path.
+    private let localFiles: Bool
     private let insideTmux: Bool
     /// Asks tmux how it handles a program's clipboard (`TmuxClipboard.ask`), when inside tmux; blocking.
     private let askTmux: @Sendable () -> TmuxClipboard?
@@ -20,12 +22,14 @@ public final class ItemActions {
     private let sendToTerminal: @MainActor ([UInt8]) -> Void
 
     public init(loader: any ThumbnailLoading, saveFolder: String, browser: BrowserLauncher = BrowserLauncher(),
+                localFiles: Bool = false,
                 insideTmux: Bool = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } ?? false,
                 askTmux: @escaping @Sendable () -> TmuxClipboard? = { TmuxClipboard.ask() },
                 sendToTerminal: @escaping @MainActor ([UInt8]) -> Void) {
         self.loader = loader
         self.saveFolder = saveFolder
         self.browser = browser
+        self.localFiles = localFiles
         self.insideTmux = insideTmux
         self.askTmux = askTmux
         self.sendToTerminal = sendToTerminal
@@ -123,18 +127,24 @@ public final class ItemActions {
 
     // MARK: Opening and copying
 
-    /// Opens the item's page, else its image, with `$BROWSER` or `xdg-open` (http(s) URLs only).
+    /// Opens the item's page, else its image, with `$BROWSER` or `xdg-open` (http(s) URLs only); a local file with
+    /// the same command, its path as one argument.
     public func open(in table: TableController) {
         guard let item = item(in: table) else { return }
-        switch ItemLink.of(item) {
+        switch ItemLink.of(item, localFiles: localFiles) {
         case .failure(let refusal):
             table.say("not opened: \(refusal)")
         case .success(let link):
             let command = browser.command[0]
+            let ended: @Sendable (Int32) -> Void = { [weak table] status in
+                guard status != 0 else { return }
+                Task { @MainActor in table?.say("\(command) ended with status \(status) opening the \(link.kind)") }
+            }
             do {
-                try browser.open(link.url) { [weak table] status in
-                    guard status != 0 else { return }
-                    Task { @MainActor in table?.say("\(command) ended with status \(status) opening the \(link.kind)") }
+                if let path = link.path {
+                    try browser.open(path, ended: ended)
+                } else {
+                    try browser.open(link.url, ended: ended)
                 }
                 table.say("opened the \(link.kind) with \(command): \(link.url)" + (link.caution.map { " · \($0)" } ?? ""))
             } catch {
@@ -143,23 +153,29 @@ public final class ItemActions {
         }
     }
 
-    /// Copies the item's page URL, else its image URL, to the terminal's clipboard with OSC 52. Inside tmux, tmux
-    /// is asked whether it passes the copy on, and the status line says what happened (`TmuxClipboard.note`).
+    /// Copies the item's page URL, else its image URL (a local file's path), to the terminal's clipboard with
+    /// OSC 52. Inside tmux, tmux is asked whether it passes the copy on, and the status line says what happened
+    /// (`TmuxClipboard.note`).
     public func copyURL(in table: TableController) {
         guard let item = item(in: table) else { return }
-        switch ItemLink.of(item) {
+        switch ItemLink.of(item, localFiles: localFiles) {
         case .failure(let refusal):
             table.say("not copied: \(refusal)")
         case .success(let link):
-            sendToTerminal(Clipboard.sequence(copying: link.url, insideTmux: insideTmux))
+            guard let bytes = link.copied else {
+                return table.say("not copied: the \(link.kind)'s name holds control characters (pasted into a shell, "
+                                 + "a line break would run what follows it)")
+            }
+            sendToTerminal(Clipboard.sequence(copying: bytes, insideTmux: insideTmux))
             let caution = link.caution.map { " · \($0)" } ?? ""
-            guard insideTmux else { return table.say("copied the \(link.kind) URL (OSC 52): \(link.url)" + caution) }
-            table.say("copying the \(link.kind) URL through tmux…")
+            let what = link.path == nil ? "\(link.kind) URL" : "file's path"
+            guard insideTmux else { return table.say("copied the \(what) (OSC 52): \(link.url)" + caution) }
+            table.say("copying the \(what) through tmux…")
             let ask = askTmux
             // Asking tmux starts a process: off the main actor.
             Task { [weak table] in
                 let settings = await BlockingIO.run { ask() }
-                table?.say(TmuxClipboard.note(settings, kind: link.kind, url: link.url) + caution)
+                table?.say(TmuxClipboard.note(settings, what: what, url: link.url) + caution)
             }
         }
     }

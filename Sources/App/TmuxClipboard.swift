@@ -35,18 +35,18 @@ public struct TmuxClipboard: Sendable, Equatable {
     /// Whether the passthrough copy reaches the terminal outside.
     public var passesThrough: Bool { ["1", "on", "all"].contains(allowPassthrough) }
 
-    /// The status line's words after `y` sent `url` (a `kind` URL: "page", "image") through tmux set up like this;
-    /// nil settings: tmux could not be asked.
-    public static func note(_ settings: TmuxClipboard?, kind: String, url: String) -> String {
+    /// The status line's words after `y` sent `url` (`what`: "page URL", "image URL", "file's path") through tmux set
+    /// up like this; nil settings: tmux could not be asked.
+    public static func note(_ settings: TmuxClipboard?, what: String, url: String) -> String {
         guard let settings else {
-            return "sent the \(kind) URL with OSC 52, but tmux did not say whether it passes it on "
+            return "sent the \(what) with OSC 52, but tmux did not say whether it passes it on "
                 + "(tmux set -g set-clipboard on does): \(url)"
         }
         if settings.takesCopies {
-            return "copied the \(kind) URL (OSC 52 through tmux, which keeps it as a paste buffer too): \(url)"
+            return "copied the \(what) (OSC 52 through tmux, which keeps it as a paste buffer too): \(url)"
         }
         if settings.passesThrough {
-            return "copied the \(kind) URL (OSC 52 through tmux's allow-passthrough): \(url)"
+            return "copied the \(what) (OSC 52 through tmux's allow-passthrough): \(url)"
         }
         return "not copied: tmux's set-clipboard is \(settings.setClipboard), which ignores programs; "
             + "tmux set -g set-clipboard on lets y copy: \(url)"

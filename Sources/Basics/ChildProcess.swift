@@ -30,7 +30,15 @@ public enum ChildProcess {
     ///     cannot read the keyboard.
     public static func spawn(_ arguments: [String], stdout: Int32? = nil,
                              newSession: Bool = false) -> Result<pid_t, SpawnError> {
-        guard let command = arguments.first else { return .failure(SpawnError(number: ENOENT)) }
+        spawn(bytes: arguments.map { Array($0.utf8) }, stdout: stdout, newSession: newSession)
+    }
+
+    /// `spawn(_:stdout:newSession:)` for arguments given as bytes: a file name need not be UTF-8, and a `String`
+    /// would replace what is not. An argument holding a NUL byte cannot be passed (EINVAL).
+    public static func spawn(bytes arguments: [[UInt8]], stdout: Int32? = nil,
+                             newSession: Bool = false) -> Result<pid_t, SpawnError> {
+        guard !arguments.isEmpty else { return .failure(SpawnError(number: ENOENT)) }
+        guard !arguments.contains(where: { $0.contains(0) }) else { return .failure(SpawnError(number: EINVAL)) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -54,11 +62,19 @@ public enum ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         let session = newSession ? spawnSetsid : 0
         posix_spawnattr_setflags(&attributes, Int16(session | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map(cString) + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, command, &actions, &attributes, &argv, environ)
+        let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environ)
         return spawned == 0 ? .success(pid) : .failure(SpawnError(number: spawned))
+    }
+
+    /// A copy of `bytes` with a NUL after them, on the C heap (`free` it).
+    private static func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+        let pointer = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+        for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+        pointer[bytes.count] = 0
+        return pointer
     }
 
     /// Waits for `pid` to end and returns its status as a shell shows it: the exit status, or 128 plus the signal

@@ -2,6 +2,7 @@
 import Cells
 import Foundation
 import Items
+import LocalFiles
 import Table
 import Terminal
 import TestSupport
@@ -268,6 +269,23 @@ import Testing
         #expect(ItemLink.checked("http:///nohost") == .failure(.malformed))
     }
 
+    /// An item of the user's own files: the file itself, its path's exact bytes (not UTF-8 here); a `file:` link from
+    /// a server stays refused, and a page the source names still comes first.
+    @Test func aLocalItemIsItsFileAndAServersFileLinkIsRefused() {
+        let path = LocalPath(bytes: Array("/home/me/caf".utf8) + [0xE9] + Array(" 1.png".utf8))
+        var item = Item(id: "1", title: "t", imageURL: path.fileURL)
+        let link = ItemLink.of(item, localFiles: true)
+        #expect(link == .success(ItemLink(kind: "file", url: "/home/me/caf\\xE9 1.png", path: path)))
+        #expect((try? link.get())?.copied == path.bytes)
+        #expect((try? link.get())?.caution == nil)
+        #expect(ItemLink.of(item, localFiles: false) == .failure(.notHTTP(scheme: "file")))
+        let broken = LocalPath(bytes: Array("/tmp/a\nrm -rf ~.png".utf8))
+        item.imageURL = broken.fileURL
+        #expect((try? ItemLink.of(item, localFiles: true).get())?.copied == nil, "a line break is never copied")
+        item.fields = [Item.Field("Page", "https://en.example/wiki/T", link: .page)]
+        #expect(ItemLink.of(item, localFiles: true) == .success(ItemLink(kind: "page", url: "https://en.example/wiki/T")))
+    }
+
     /// A host not in plain ASCII (a Cyrillic а for a Latin a, in any place, with a port or a path) is said, with the
     /// ASCII form the browser reaches; a user part is said; a plain URL says nothing.
     @Test func aHostNotInPlainASCIIOrAUserPartIsSaid() {
@@ -302,6 +320,10 @@ import Testing
                 == ["firefox", "--new-tab", "http://a/"])
         #expect(BrowserLauncher(environment: ["BROWSER": "w3m %s -dump"]).arguments(for: "http://a/")
                 == ["w3m", "http://a/", "-dump"])
+        let path = LocalPath(bytes: Array("/p/".utf8) + [0xFF])
+        #expect(BrowserLauncher(environment: [:]).arguments(for: path) == [Array("xdg-open".utf8), path.bytes])
+        #expect(BrowserLauncher(environment: ["BROWSER": "view --file=%s"]).arguments(for: path)
+                == [Array("view".utf8), Array("--file=".utf8) + path.bytes])
     }
 
     @Test func oStartsTheBrowserDetachedWithTheURLAsOneArgument() async throws {

@@ -142,17 +142,28 @@ struct ReachEndToEndTests {
             (try? tmux.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == url
         }
 
-        // A folder's images are file: URLs: not opened, and the script is not run again.
+        // A folder's images are the user's own files: `o` gives the command the file's path, `y` copies the path.
         tmux.close()
+        try FileManager.default.removeItem(at: done)
         let folder = try TmuxSession(["browse", scratch.appendingPathComponent("photos").path, "--no-disk-cache"],
                                      environment: ["BROWSER": "sh " + script.path])
         defer { folder.close() }
+        try folder.tmux(["set-option", "-g", "set-clipboard", "on"])
         try await folder.waitFor(text: "chelsea.png")
         try folder.send("o")
-        try await folder.waitFor(text: "not opened: its URL is file:; only http(s) URLs are opened or copied")
+        let file = scratch.appendingPathComponent("photos/chelsea.png").path
+        try await folder.waitFor(text: "opened the file with sh")
+        try await folder.waitFor("the browser script to finish") { _ in
+            FileManager.default.fileExists(atPath: done.path)
+        }
+        #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n" + file + "\n")
+        try folder.send("y")
+        try await folder.waitFor(text: "copied the file's path")
+        try await folder.waitFor("tmux's paste buffer") { _ in
+            (try? folder.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == file
+        }
         try folder.send("q")
         #expect(try await folder.exitStatus() == 0)
-        #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n")
     }
 
     /// `o` and `y` take the field the source marks as the item's page: on the demo's Wookie, the Instant Answer's
