@@ -13,11 +13,6 @@ enum CommandSuggestion {
             return nil
         }
         let list = "The commands are \(commands.joined(separator: ", ")) (thumbtable --help says what each does)."
-        var isDirectory = false
-        if FileManager.default.fileExists(atPath: word, isDirectory: &isDirectory) {
-            let command = isDirectory ? "browse" : "render"
-            return "'\(word)' is not a command; to show it: thumbtable \(command) '\(word)'"
-        }
         if let nearest = nearest(to: word, among: commands) {
             return "'\(word)' is not a command; did you mean '\(nearest)'? \(list)"
         }

@@ -10,7 +10,8 @@ import FoundationEssentials
 @main
 enum Main {
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        arguments = PathArgument.arguments(arguments, commands: ThumbTableCommand.commandNames) ?? arguments
         if let mistake = RawArguments.notUTF8(in: RawArguments.current)
             ?? CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {
             Messages.exit(withError: ValidationError(mistake))
@@ -45,6 +46,11 @@ struct ThumbTableCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbtable",
         abstract: "Browse lists with image thumbnails in the terminal.",
+        discussion: """
+            thumbtable PATH shows what PATH names: a folder is browsed (as thumbtable browse PATH), an image file \
+            rendered (thumbtable render PATH), an http(s) URL browsed as a JSON API with browse's key paths. A \
+            folder named like a command is reached as ./NAME.
+            """,
         version: ThumbTableCommand.version,
         subcommands: [DemoCommand.self, SWAPICommand.self, PhotosCommand.self, BrowseCommand.self, FlickrCommand.self,
                       ServeDemoCommand.self, RenderCommand.self, CacheCommand.self],

@@ -150,6 +150,19 @@ import Testing
         #expect(!run.stderrText.contains("--latency"), "not the demo's usage: \(run.stderrText)")
     }
 
+    /// `thumbtable PATH`: a file is rendered, a folder browsed (here printed, `--print`), as their commands would.
+    @Test func aPathAsTheFirstArgumentRunsTheCommandThatShowsIt() throws {
+        let photos = ReachEndToEndTests.photos.path
+        let file = photos + "/chelsea.png"
+        let direct = try BinaryRun.run([file, "--size", "12x6"])
+        #expect(direct.status == 0, "\(direct.stderrText)")
+        #expect(direct.stdout == (try BinaryRun.run(["render", file, "--size", "12x6"])).stdout)
+        #expect(!direct.stdout.isEmpty)
+        let folder = try BinaryRun.run([photos, "--print", "--color", "none", "--no-disk-cache"])
+        #expect(folder.status == 0, "\(folder.stderrText)")
+        #expect(folder.stdoutText.contains("chelsea.png"), "\(folder.stdoutText)")
+    }
+
     @Test func versionPrintsTheVersionAndExitsZero() throws {
         let run = try BinaryRun.run(["--version"])
         #expect(run.status == 0)

@@ -29,16 +29,26 @@ import Testing
         #expect(CommandSuggestion.mistake(in: arguments, commands: commands) == nil)
     }
 
-    @Test func aFolderOrAFileIsShownTheCommandForIt() throws {
+    /// A folder, a file or a URL is run as the command that shows it (`thumbtable PATH`); a command's name wins.
+    @Test func aFolderAFileOrAURLIsRunAsTheCommandThatShowsIt() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-suggest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("a.png")
         try Data([1, 2, 3]).write(to: file)
-        #expect(CommandSuggestion.mistake(in: [folder.path], commands: commands)
-                == "'\(folder.path)' is not a command; to show it: thumbtable browse '\(folder.path)'")
-        #expect(CommandSuggestion.mistake(in: [file.path], commands: commands)
-                == "'\(file.path)' is not a command; to show it: thumbtable render '\(file.path)'")
+        #expect(PathArgument.arguments([folder.path, "--recursive"], commands: commands)
+                == ["browse", folder.path, "--recursive"])
+        #expect(PathArgument.arguments([file.path, "--size", "8x4"], commands: commands)
+                == ["render", file.path, "--size", "8x4"])
+        #expect(PathArgument.arguments(["https://api.example/x", "--title", "name"], commands: commands)
+                == ["browse", "https://api.example/x", "--title", "name"])
+        for arguments in [["demo"], ["--color", "none"], ["help"], ["/no/such/thing"], ["ftp://h/x"], []] {
+            #expect(PathArgument.arguments(arguments, commands: commands) == nil, "\(arguments)")
+        }
+        // A folder named like a command is reached by a path to it (./demo): the bare name is the command.
+        let named = folder.appendingPathComponent("demo").path
+        try FileManager.default.createDirectory(atPath: named, withIntermediateDirectories: true)
+        #expect(PathArgument.arguments([named], commands: commands) == ["browse", named])
     }
 
     @Test(arguments: [("", "", 0), ("a", "", 1), ("kitten", "sitting", 3), ("ab", "ba", 1), ("abc", "ca", 3),
