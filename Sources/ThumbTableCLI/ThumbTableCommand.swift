@@ -11,6 +11,8 @@ import FoundationEssentials
 enum Main {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Hidden: the man page's own sections, for scripts/generate-manual.
+        if arguments == ["--manual-sections"] { return print(ManualSections.text) }
         if let mistake = RawArguments.notUTF8(in: RawArguments.current)
             ?? CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {
             Messages.exit(withError: ValidationError(mistake))
