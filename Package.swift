@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "ThumbTableCLITests", dependencies: [
             "ThumbTableCLI", "Pipeline", "Table", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport"],
+        .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport", "App"],
                     resources: [.copy("Golden")]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Pixels", "TestSupport"],
                     exclude: ["make_fixtures.py"], resources: [.copy("Fixtures")]),

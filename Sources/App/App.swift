@@ -66,6 +66,7 @@ public final class App {
         terminal = try Terminal(colors: colors, graphics: graphics)
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
+        configuration.helpLines = KeyTable.helpLines
         let (colorCount, unicode) = (terminal.colorCount, terminal.unicode)
         let tableLoader = loader(colorCount, unicode)
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
@@ -281,8 +282,7 @@ public final class App {
                 invalidateScreen()
             }
         }
-        terminal.qQuits = table.detail == nil && table.pageFailure == nil && !table.isEditingFilter
-            && !table.showingHelp
+        terminal.qQuits = table.screen.isList
         setNeedsFrame()
     }
 

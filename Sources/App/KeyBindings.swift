@@ -1,7 +1,8 @@
 import Table
 import Terminal
 
-/// Maps what the user does to what the table does. Follows less and vim habits.
+/// Hands what the user does to the table: a key is looked up in `KeyTable` for the place it is pressed in and its
+/// `KeyAction` performed; the mouse scrolls, selects and opens. Follows less and vim habits.
 @MainActor
 enum KeyBindings {
     enum Outcome: Equatable {
@@ -29,91 +30,133 @@ enum KeyBindings {
         case .key(let key):
             // Any key stops G's following of the end (G itself starts it again).
             table.stopFollowingEnd()
-            if key == .control("c") { return .quit(130) }
-            if key == .control("z") { return .suspend }
+            let place = place(of: table)
+            let action = KeyTable.action(for: key, in: place)
+            if let action, action.worksEverywhere { return perform(action, key: key, table: table, actions: actions) }
             if table.isBatchPrefetching, key == .escape {
                 table.cancelBatchPrefetch()
                 return .handled
             }
             table.dismissBatchProgress()
             table.clearNote()
-            if table.showingHelp {
+            switch place {
+            case .help:
                 // A help taller than the screen scrolls; any other key (any key at all when it fits) closes it.
-                if table.helpScroll.isCut, let lines = scrollAmount(key, page: table.helpScroll.page) {
-                    table.scrollHelp(by: lines)
+                if table.helpScroll.isCut, case .scroll(let step) = action {
+                    table.scrollHelp(by: KeyAction.lines(step, page: table.helpScroll.page))
                 } else {
                     table.toggleHelp()
                 }
-                return .handled
+            case .filter:
+                if let action {
+                    return perform(action, key: key, table: table, actions: actions)
+                } else if case .character(let character) = key {
+                    table.editFilter(appending: character)
+                }
+            case .list, .grid, .detail, .pageFailure:
+                guard let action else {
+                    table.say(noAction(key, in: place, actionsOff: actions == nil))
+                    return .handled
+                }
+                return perform(action, key: key, table: table, actions: actions)
             }
-            if table.isEditingFilter { return handleFilter(key, table: table) }
-            if let detail = table.detail { return handleDetail(key, detail: detail, table: table, actions: actions) }
-            if let pane = table.pageFailure { return handlePageFailure(key, pane: pane, table: table) }
-            if let actions, handleItemAction(key, table: table, actions: actions) { return .handled }
-            return handleList(key, table: table, actionsOff: actions == nil)
-        }
-    }
-
-    private static func handleList(_ key: Key, table: TableController, actionsOff: Bool) -> Outcome {
-        if table.layoutMode == .grid, let across = acrossGrid(key) {
-            table.moveAcross(by: across)
             return .handled
         }
-        switch key {
-        case .character("q"): return .quit(0)
-        case .down, .character("j"): table.move(by: 1)
-        case .up, .character("k"): table.move(by: -1)
-        case .pageDown, .character(" "), .control("f"): table.page(by: 1)
-        case .pageUp, .character("b"), .control("b"): table.page(by: -1)
-        case .control("d"): table.page(by: 0.5)
-        case .control("u"): table.page(by: -0.5)
-        case .home, .character("g"): table.goHome()
-        case .end, .character("G"): table.goEnd()
-        case .enter, .right, .character("l"): table.openSelected()
-        case .character("/"): table.beginFilter()
-        case .character("?"), .function(1): table.toggleHelp()
-        case .character("r"): table.retrySelected()
-        case .character("d"): table.removeSelectedImageFromCache()
-        case .character("s"): table.toggleReuseOverlay()
-        case .character("P"): table.startBatchPrefetch()
-        case .character("v"): table.toggleLayout()
-        // = is + without Shift on most keyboards.
-        case .character("+"), .character("="): table.zoom(by: 1)
-        case .character("-"): table.zoom(by: -1)
-        // Esc with nothing to clear stays quiet: it is pressed to be sure nothing is open, not to ask for something.
-        case .escape: if !table.filter.isEmpty { table.clearFilter() }
-        case .control("l"): table.redraw()
-        default: table.say(noAction(key, in: table.layoutMode == .grid ? .grid : .list, actionsOff: actionsOff))
-        }
-        return .handled
     }
 
-    /// Where a key was pressed that does nothing there, for `noAction`.
-    enum Place {
-        case list, grid, detailPane, failurePane
+    /// Where keys go now: the screen showing, and in the list whether it shows as the grid.
+    static func place(of table: TableController) -> KeyPlace {
+        switch table.screen {
+        case .list: table.layoutMode == .grid ? .grid : .list
+        case .filter: .filter
+        case .detail: .detail
+        case .pageFailure: .pageFailure
+        case .help: .help
+        }
     }
 
     /// What the status line says of a key that does nothing where it was pressed, so no key is silent: where it
     /// works when it works elsewhere, else that it is no key; and that `?` lists them.
-    static func noAction(_ key: Key, in place: Place, actionsOff: Bool = false) -> String {
+    static func noAction(_ key: Key, in place: KeyPlace, actionsOff: Bool = false) -> String {
         let name = keyName(key)
         let inList = place == .list || place == .grid
-        let listKeys: Set<Key> = [.character("v"), .character("/"), .character("+"), .character("="),
-                                  .character("-"), .character("P")]
+        let works = { (place: KeyPlace) in KeyTable.action(for: key, in: place) != nil }
         var elsewhere: String?
-        if actionsOff, [.character("o"), .character("y"), .character("w"), .character("W")].contains(key) {
+        if actionsOff, KeyTable.action(for: key, in: .list)?.isItemAction == true {
             elsewhere = "\(name) is off in demo --compare"
-        } else if place == .list, key == .left || key == .character("h") {
+        } else if place == .list, works(.grid) {
             elsewhere = "\(name) moves across in the grid (v switches to it)"
-        } else if inList, key == .character("n") || key == .character("p") {
-            elsewhere = "\(name) shows the \(key == .character("n") ? "next" : "previous") item in the detail pane "
+        } else if inList, case .adjacent(let delta) = KeyTable.action(for: key, in: .detail) {
+            elsewhere = "\(name) shows the \(delta > 0 ? "next" : "previous") item in the detail pane "
                 + "(Enter opens it)"
-        } else if inList, key == .backspace {
+        } else if inList, KeyTable.action(for: key, in: .detail) == .back {
             elsewhere = "\(name) closes the detail pane (Enter opens it)"
-        } else if place == .detailPane, listKeys.contains(key) {
+        } else if place == .detail, works(.list) {
             elsewhere = "\(name) works in the list (Esc goes back to it)"
         }
         return (elsewhere ?? "unknown key \(name)") + " · ? lists the keys"
+    }
+
+    /// Does what `action` asks on the table. A key in a pane draws it again (its text scrolled, a note changed).
+    static func perform(_ action: KeyAction, key: Key, table: TableController, actions: ItemActions?) -> Outcome {
+        let inPane = table.detail != nil || table.pageFailure != nil
+        switch action {
+        case .quit(let status): return .quit(status)
+        case .suspend: return .suspend
+        case .move(let delta): table.move(by: delta)
+        case .moveAcross(let delta): table.moveAcross(by: delta)
+        case .page(let fraction): table.page(by: fraction)
+        case .home: table.goHome()
+        case .end: table.goEnd()
+        case .open: table.openSelected()
+        case .back: table.closeDetail()
+        case .adjacent(let delta): table.openAdjacent(by: delta)
+        case .adjacentWhenTextFits(let delta):
+            if table.detail?.textScroll.isCut == true { scrollPane(.lines(delta), table: table) } else {
+                table.openAdjacent(by: delta)
+            }
+        case .scroll(let step): scrollPane(step, table: table)
+        case .beginFilter: table.beginFilter()
+        case .keepFilter: table.endFilterEditing()
+        // Esc with nothing to clear stays quiet: it is pressed to be sure nothing is open, not to ask for something.
+        case .clearFilter: if table.isEditingFilter || !table.filter.isEmpty { table.clearFilter() }
+        case .deleteFilterBackward: table.editFilterDeleteBackward()
+        case .help: table.toggleHelp()
+        case .retry: if table.detail != nil { table.reloadDetailImage() } else { table.retrySelected() }
+        case .retryPage: table.retryPage()
+        case .removeFromCache:
+            if table.detail != nil { table.removeDetailImageFromCache() } else { table.removeSelectedImageFromCache() }
+        case .reuseOverlay: table.toggleReuseOverlay()
+        case .prefetchAll: table.startBatchPrefetch()
+        case .switchLayout: table.toggleLayout()
+        case .zoom(let steps): table.zoom(by: steps)
+        case .redraw: table.redraw()
+        case .saveOriginal, .saveArt, .openLink, .copyLink:
+            guard let actions else {
+                table.say(noAction(key, in: place(of: table), actionsOff: true))
+                return .handled
+            }
+            perform(itemAction: action, table: table, actions: actions)
+        }
+        if inPane { table.redraw() }
+        return .handled
+    }
+
+    private static func perform(itemAction: KeyAction, table: TableController, actions: ItemActions) {
+        switch itemAction {
+        case .saveOriginal: actions.saveOriginal(in: table)
+        case .saveArt: actions.saveArt(in: table)
+        case .openLink: actions.open(in: table)
+        case .copyLink: actions.copyURL(in: table)
+        default: break
+        }
+    }
+
+    /// Scrolls the open pane's text by a key's step, a page being the list area less two lines.
+    private static func scrollPane(_ step: KeyAction.TextStep, table: TableController) {
+        let lines = KeyAction.lines(step, page: max(1, table.listHeight - 2))
+        if let detail = table.detail { detail.scroll(by: lines) }
+        if let pane = table.pageFailure { pane.scroll(by: lines) }
     }
 
     /// A key as the help writes it: the character itself, Ctrl-X, Left, F5; the terminal's code for one curses
@@ -141,130 +184,22 @@ enum KeyBindings {
         }
     }
 
-    /// How far a key moves across the grid (left and right), or nil when it does not.
-    static func acrossGrid(_ key: Key) -> Int? {
-        switch key {
-        case .left, .character("h"): -1
-        case .right, .character("l"): 1
-        default: nil
-        }
-    }
-
-    private static func handleFilter(_ key: Key, table: TableController) -> Outcome {
-        switch key {
-        case .escape: table.clearFilter()
-        case .enter: table.endFilterEditing()
-        case .backspace, .delete: table.editFilterDeleteBackward()
-        case .down: table.move(by: 1)
-        case .up: table.move(by: -1)
-        case .character(let c): table.editFilter(appending: c)
-        default: break
-        }
-        return .handled
-    }
-
-    /// How many lines a key scrolls a text by (the detail pane, the failure's pane, the help), or nil when it
-    /// does not scroll.
-    static func scrollAmount(_ key: Key, page: Int) -> Int? {
-        switch key {
-        case .down, .character("j"): 1
-        case .up, .character("k"): -1
-        case .pageDown, .character(" "), .control("d"), .control("f"): page
-        case .pageUp, .character("b"), .control("u"), .control("b"): -page
-        case .home, .character("g"): -Int(Int32.max)
-        case .end, .character("G"): Int(Int32.max)
-        default: nil
-        }
-    }
-
-    /// Whether a key leaves a pane for the list.
-    static func isBack(_ key: Key) -> Bool {
-        [.escape, .character("q"), .backspace, .left, .character("h")].contains(key)
-    }
-
-    /// The keys that act on the selected item in the list and the detail pane alike (`o`, `y`, `w`, `W`). Returns
-    /// whether the key was one of them.
-    private static func handleItemAction(_ key: Key, table: TableController, actions: ItemActions) -> Bool {
-        switch key {
-        case .character("o"): actions.open(in: table)
-        case .character("y"): actions.copyURL(in: table)
-        case .character("w"): actions.saveOriginal(in: table)
-        case .character("W"): actions.saveArt(in: table)
-        default: return false
-        }
-        return true
-    }
-
-    /// How many items a key moves the detail pane by (`n`, `p`; ↓ and ↑ when the pane's text fits, so they have
-    /// nothing to scroll), or nil.
-    static func adjacentItem(_ key: Key, textFits: Bool) -> Int? {
-        switch key {
-        case .character("n"): 1
-        case .character("p"): -1
-        case .down where textFits: 1
-        case .up where textFits: -1
-        default: nil
-        }
-    }
-
-    private static func handleDetail(_ key: Key, detail: DetailPane, table: TableController,
-                                     actions: ItemActions?) -> Outcome {
-        if isBack(key) {
-            table.closeDetail()
-            return .handled
-        }
-        if let delta = adjacentItem(key, textFits: !detail.textScroll.isCut) {
-            table.openAdjacent(by: delta)
-            return .handled
-        }
-        if let actions, handleItemAction(key, table: table, actions: actions) { return .handled }
-        if let lines = scrollAmount(key == .enter ? .down : key, page: max(1, table.listHeight - 2)) {
-            detail.scroll(by: lines)
-            table.redraw()
-            return .handled
-        }
-        switch key {
-        case .character("r"): table.reloadDetailImage()
-        case .character("d"): table.removeDetailImageFromCache()
-        case .character("s"): table.toggleReuseOverlay()
-        case .character("?"): table.toggleHelp()
-        default: table.say(noAction(key, in: .detailPane, actionsOff: actions == nil))
-        }
-        table.redraw()
-        return .handled
-    }
-
-    private static func handlePageFailure(_ key: Key, pane: PageFailurePane, table: TableController) -> Outcome {
-        if isBack(key) {
-            table.closeDetail()
-        } else if key == .enter || key == .character("r") {
-            table.retryPage()
-        } else if let lines = scrollAmount(key, page: max(1, table.listHeight - 2)) {
-            pane.scroll(by: lines)
-            table.redraw()
-        } else if key == .character("?") {
-            table.toggleHelp()
-        } else {
-            table.say(noAction(key, in: .failurePane))
-        }
-        return .handled
-    }
-
     private static func handle(_ mouse: MouseEvent, table: TableController) -> Outcome {
         let wheel: Int? = mouse.action == .wheelUp ? -3 : mouse.action == .wheelDown ? 3 : nil
-        if table.showingHelp {
+        switch table.screen {
+        case .help:
             if let wheel, table.helpScroll.isCut { table.scrollHelp(by: wheel) } else { table.toggleHelp() }
             return .handled
-        }
-        if let detail = table.detail {
+        case .detail(let detail):
             if let wheel { detail.scroll(by: wheel) }
             table.redraw()
             return .handled
-        }
-        if let pane = table.pageFailure {
+        case .pageFailure(let pane):
             if let wheel { pane.scroll(by: wheel) }
             table.redraw()
             return .handled
+        case .list, .filter:
+            break
         }
         switch mouse.action {
         case .wheelUp: table.scroll(by: -3)

@@ -25,12 +25,16 @@ extension TableController {
         public var pagingClock: @Sendable () -> ContinuousClock.Instant
         /// The most rows, and text bytes, a list holds (`ListState.rowCeiling`, `textCeiling`; tests lower them).
         public var listCeilings: (rows: Int, textBytes: Int)
+        /// The help's lines (`?`): the app's key table gives them (`KeyTable.helpLines`).
+        public var helpLines: [HelpLine]
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list,
                     slotBinding: SlotBindingPolicy = .safe, filterReadLimit: Int = ListState.defaultFilterReadLimit,
                     clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                     pagingClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-                    listCeilings: (rows: Int, textBytes: Int) = (ListState.rowCeiling, ListState.textCeiling)) {
+                    listCeilings: (rows: Int, textBytes: Int) = (ListState.rowCeiling, ListState.textCeiling),
+                    helpLines: [HelpLine] = []) {
+            self.helpLines = helpLines
             self.clock = clock
             self.pagingClock = pagingClock
             self.listCeilings = listCeilings

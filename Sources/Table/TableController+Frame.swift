@@ -13,26 +13,18 @@ extension TableController {
         var frame = CellBuffer(width: columns, height: rows)
         let theme = configuration.theme
         let body: CellBuffer
-        if let detail {
+        switch screen.beneath {
+        case .detail(let detail):
             body = DetailPaneView(pane: detail, theme: theme, tick: tick).draw(width: columns, height: listHeight)
-        } else if let pageFailure {
+        case .pageFailure(let pageFailure):
             body = PageFailurePaneView(pane: pageFailure, theme: theme).draw(width: columns, height: listHeight)
-        } else if let grid = listLayout.grid {
-            let placed = grid.placedCells(viewport, height: listHeight, in: list)
-            body = GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick, showsSlots: showingReuseOverlay)
-                .draw(width: columns, height: listHeight)
-        } else {
-            let placed = listLayout.placedRows(viewport, in: list)
-            body = ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick, showsSlots: showingReuseOverlay)
-                .draw(width: columns, height: listHeight)
+        case .list, .filter, .help:
+            body = rowsBody(theme: theme)
         }
         frame.draw(body, x: 0, y: listLayout.listTop)
         if rows >= 4 {
-            HeaderLine(sourceName: source.name, list: list, selection: viewport.selection,
-                       detailItem: detail?.itemIndex, showingPageFailure: pageFailure != nil, theme: theme,
-                       followingEnd: isFollowingEnd)
+            HeaderLine(sourceName: source.name, list: list, selection: viewport.selection, screen: screen,
+                       theme: theme, followingEnd: isFollowingEnd)
                 .draw(into: &frame)
             frame.fill(x: 0, y: rows - 2, width: columns, height: 1, with: Cell(" ", style: theme.footer))
             frame.put(TextWrap.truncate(" " + source.attribution, width: columns), x: 0, y: rows - 2,
@@ -41,15 +33,30 @@ extension TableController {
         if let progress = batchProgress {
             BatchProgressBar(progress: progress, theme: theme).draw(into: &frame, y: rows - 1)
         } else {
-            StatusLine(list: list, isEditingFilter: isEditingFilter, showingDetail: detail != nil,
-                       showingPageFailure: pageFailure != nil, note: status, itemSelected: selectedItem != nil,
+            StatusLine(list: list, screen: screen, note: status, itemSelected: selectedItem != nil,
                        mode: listLayout.mode, theme: theme).draw(into: &frame, y: rows - 1)
         }
         if showingReuseOverlay {
             ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: theme)
                 .draw(into: &frame, top: listLayout.listTop, height: listHeight)
         }
-        if showingHelp { HelpView(theme: theme).draw(into: &frame, scroll: helpScroll) }
+        if screen.isHelp {
+            HelpView(lines: configuration.helpLines, theme: theme).draw(into: &frame, scroll: helpScroll)
+        }
         return frame
+    }
+
+    /// The rows or the grid, as the list area shows them.
+    private func rowsBody(theme: Theme) -> CellBuffer {
+        if let grid = listLayout.grid {
+            let placed = grid.placedCells(viewport, height: listHeight, in: list)
+            return GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
+                            theme: theme, tick: tick, showsSlots: showingReuseOverlay)
+                .draw(width: size.columns, height: listHeight)
+        }
+        let placed = listLayout.placedRows(viewport, in: list)
+        return ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
+                        theme: theme, tick: tick, showsSlots: showingReuseOverlay)
+            .draw(width: size.columns, height: listHeight)
     }
 }

@@ -4,6 +4,20 @@ import Items
 
 /// What the app, the key bindings and the tests read of the table: each answer is read from the part that holds it.
 extension TableController {
+    /// The loaded rows, the filter and where paging stands.
+    public var list: ListState { paging.list }
+    /// The selected row and the row at the top.
+    public var viewport: ListViewport { navigation.viewport }
+    /// Where rows go on the screen.
+    public var listLayout: ListLayout { navigation.layout }
+    /// The detail pane, when it shows (under the help, if that shows too).
+    public var detail: DetailPane? { screen.detail }
+    /// The pane on the row of a failed page, when it shows (under the help, if that shows too).
+    public var pageFailure: PageFailurePane? { screen.pageFailure }
+    /// Whether the help shows.
+    public var showingHelp: Bool { screen.isHelp }
+    /// Whether keys go to the filter line.
+    public var isEditingFilter: Bool { screen.isFilter }
     public var items: [Item] { list.items }
     public var listStatus: ListStatus { list.status }
     public var pagesLoaded: Int { list.pagesLoaded }
@@ -64,9 +78,6 @@ extension TableController {
                          theme: configuration.theme).lines(width: size.columns)
     }
 
-    /// The key bindings, shown by `?`.
-    public static var helpLines: [(keys: String, action: String)] { HelpView.lines }
-
     /// Whether something on screen is loading, so the spinner timer should run.
     public var isAnimating: Bool {
         if case .loading = list.status, list.hasStatusRow { return true }
@@ -75,7 +86,7 @@ extension TableController {
     }
 
     /// The screen's size.
-    public var size: (columns: Int, rows: Int) { (listLayout.columns, listLayout.rows) }
+    public var size: (columns: Int, rows: Int) { navigation.size }
     /// The geometry of one row at this width.
     public var layout: RowLayout { listLayout.row }
     /// The list or the grid.

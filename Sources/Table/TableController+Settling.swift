@@ -14,29 +14,9 @@ extension TableController {
     }
 
     /// Whether a page is loading, or still to load, that the screen needs: the list's status row is on screen while
-    /// it loads, or the rows loaded do not fill the list area and more are to come.
+    /// it loads, or the rows loaded do not fill the list area and more are to come (`Paging.need`).
     public var isWaitingForPage: Bool {
-        switch listStatus {
-        case .loading, .more: break
-        case .failed, .end, .stopped: return false
-        }
-        let rows = visibleRows
-        // A loaded row lies below the screen: the screen is full of rows already.
-        guard rows.upperBound >= itemCount else { return false }
-        // The status row ("loading more…") shows.
-        if rows.upperBound > itemCount { return true }
-        return filledLines < listHeight
-    }
-
-    /// The lines of the list area the rows on screen fill: the rows' heights, or in the grid the heights of its lines
-    /// on screen (a row's height there is a cell's, not a line's).
-    private var filledLines: Int {
-        if let grid = listLayout.grid {
-            return grid.visibleLines(viewport, height: listHeight, in: list).reduce(0) {
-                $0 + grid.lineHeight($1, in: list)
-            }
-        }
-        return visibleRows.reduce(0) { $0 + rowHeight($1) }
+        paging.isWaiting(for: pageNeed(visible: visibleRows))
     }
 
     /// The rows on screen with an image whose thumbnail has neither loaded nor failed (loading, or not yet bound).

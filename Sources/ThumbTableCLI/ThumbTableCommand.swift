@@ -11,6 +11,8 @@ import FoundationEssentials
 enum Main {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        // Hidden: the man page's own sections, for scripts/generate-manual.
+        if arguments == ["--manual-sections"] { return print(ManualSections.text) }
         arguments = PathArgument.arguments(arguments, commands: ThumbTableCommand.commandNames) ?? arguments
         if let mistake = RawArguments.notUTF8(in: RawArguments.current)
             ?? CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {

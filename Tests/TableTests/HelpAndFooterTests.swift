@@ -1,3 +1,4 @@
+import App
 import Cells
 import Foundation
 import Items
@@ -21,7 +22,8 @@ import Testing
     func makeTable(_ source: any ItemSource = FakeItemSource(count: 50), columns: Int,
                    rows: Int) async -> TableController {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
+                                                         helpLines: KeyTable.helpLines))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         table.start()
@@ -64,7 +66,7 @@ import Testing
             table.scrollHelp(by: table.helpScroll.page)
             seen += " " + shownActions(table.nextFrame().lines)
         }
-        for line in TableController.helpLines {
+        for line in KeyTable.helpLines {
             #expect(seen.contains(line.action), "\"\(line.action)\" is never shown whole")
         }
     }

@@ -1,3 +1,4 @@
+import App
 import Cells
 import Foundation
 import Items
@@ -46,7 +47,8 @@ import Testing
         let source = FakeItemSource(count: 200, pageSize: 20)
         let loader = WatchedLoader()
         let table = TableController(source: source, loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
+                                                         helpLines: KeyTable.helpLines))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         table.start()
@@ -122,7 +124,8 @@ extension PureFrameTests {
     func tableWithAFailedPage(loader: FakeThumbnailLoader = FakeThumbnailLoader()) async -> TableController {
         let source = FailedPageTests.BrokenSource(message: FailedPageTests.longReason)
         let table = TableController(source: source, loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
+                                                         helpLines: KeyTable.helpLines))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         table.start()

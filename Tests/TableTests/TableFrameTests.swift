@@ -1,3 +1,4 @@
+import App
 import Cells
 import Foundation
 import Items
@@ -12,7 +13,8 @@ import Testing
                    loader: FakeThumbnailLoader = FakeThumbnailLoader(),
                    source: FakeItemSource? = nil) async -> (TableController, ChangeWaiter) {
         let table = TableController(source: source ?? FakeItemSource(count: count), loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
+                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
+                                                         helpLines: KeyTable.helpLines))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         table.start()

@@ -10,11 +10,12 @@ extension ChangeWaiter {
     public static func startedTable(_ source: any ItemSource = FakeItemSource(count: 50),
                                     loader: FakeThumbnailLoader = FakeThumbnailLoader(), columns: Int = 80,
                                     rows: Int = 24, layout: LayoutMode = .list,
-                                    clock: ManualClock? = nil) async -> (TableController, ChangeWaiter) {
+                                    clock: ManualClock? = nil,
+                                    helpLines: [HelpLine] = []) async -> (TableController, ChangeWaiter) {
         let read = ManualClock.read(clock)
         let table = TableController(source: source, loader: loader,
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3), layout: layout,
-                                                         clock: read))
+                                                         clock: read, helpLines: helpLines))
         let waiter = ChangeWaiter(table)
         waiter.observe(loader)
         table.resize(columns: columns, rows: rows)

@@ -6,9 +6,8 @@ struct HeaderLine {
     var sourceName: String
     var list: ListState
     var selection: Int
-    /// The item open in the detail pane, if any.
-    var detailItem: Int?
-    var showingPageFailure: Bool
+    /// What is showing: a pane says which item, or that a page failed.
+    var screen: Screen
     var theme: Theme
     /// Whether G is following the end of the list as pages arrive.
     var followingEnd = false
@@ -17,6 +16,7 @@ struct HeaderLine {
         let width = frame.width
         let itemCount = list.itemCount, loaded = list.items.count
         frame.fill(x: 0, y: 0, width: width, height: 1, with: Cell(" ", style: theme.header))
+        let detailItem = screen.detail?.itemIndex, showingPageFailure = screen.pageFailure != nil
         var position: String
         if let detailItem {
             position = "item \(detailItem + 1) of \(loaded)"

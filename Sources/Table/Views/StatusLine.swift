@@ -4,9 +4,8 @@ import Cells
 /// or the list's keys.
 struct StatusLine {
     var list: ListState
-    var isEditingFilter: Bool
-    var showingDetail: Bool
-    var showingPageFailure: Bool
+    /// What is showing; under the help, the screen beneath it says.
+    var screen: Screen
     /// The one-line note of the last action.
     var note: String?
     /// Whether the selection is on an item row (not the status row).
@@ -17,16 +16,26 @@ struct StatusLine {
 
     func draw(into frame: inout CellBuffer, y: Int) {
         let text: String
-        if isEditingFilter {
+        switch screen.beneath {
+        case .filter:
             text = "/" + list.filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
-        } else if let note {
+        case _ where note != nil:
             // A pane's key hints give way to the note: what a key in the pane did (a file saved) must show.
-            text = note
-        } else if showingDetail {
+            text = note ?? ""
+        case .detail:
             text = "Esc back · n/p next/prev · w/W save · o open · y copy · r reload · ? help"
-        } else if showingPageFailure {
+        case .pageFailure:
             text = "r or Enter retries · Esc back · j/k scroll"
-        } else if !list.filter.isEmpty {
+        case .list, .help:
+            text = listHint
+        }
+        frame.put(TextWrap.truncate(" " + text, width: frame.width), x: 0, y: y, style: theme.status)
+    }
+
+    /// The list's hint: the filter kept, a failed page or paging stopped, else the main keys.
+    private var listHint: String {
+        let text: String
+        if !list.filter.isEmpty {
             text = "filter: \(list.filter) · Esc clears · / edits · ? help"
         } else if case .failed = list.status {
             text = itemSelected
@@ -40,6 +49,6 @@ struct StatusLine {
             text = mode == .grid ? "arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit"
                 : "j/k move · Enter open · / filter · r retry image · ? help · q quit"
         }
-        frame.put(TextWrap.truncate(" " + text, width: frame.width), x: 0, y: y, style: theme.status)
+        return text
     }
 }
