@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Issue 24, items 1 and 3, as a user runs them: `thumbtable render` of a file made to cost far more than its
-/// pixels. Peak memory is the run's own (from `wait4`), so nothing else on the machine moves it.
+/// pixels. Peak memory is the run's own (measured by GNU time, `BinaryRun.gnuTime`), so nothing else moves it.
 @Suite struct CodecBudgetEndToEndTests {
     /// 64 iTXt chunks of 7.9 MB of text each around a 16x16 picture (about 1.6 MB of file): libpng inflated and
     /// kept the 32 before the image data, 250 MB, in the old build. The picture is drawn, and the run stays near
@@ -13,7 +13,7 @@ import TestSupport
                                         inflatedBytes: 7_900_000)
         let file = try Self.write(hostile, name: "text-chunks.png")
         defer { unlink(file) }
-        let run = try BinaryRun.run(["render", file, "--size", "8x4"])
+        let run = try BinaryRun.run(["render", file, "--size", "8x4"], measuringPeak: true)
         #expect(run.status == 0, "\(run.stderrText)")
         #expect(!run.stdout.isEmpty, "the picture is drawn")
         #expect(run.peakRSSKilobytes < 128 * 1024, "peak \(run.peakRSSKilobytes / 1024) MB")
@@ -24,7 +24,7 @@ import TestSupport
     @Test func aPNGChunkClaimingGigabytesIsNeverAllocated() throws {
         let file = try Self.write(HostileImages.pngWithChunkClaiming(0x6000_0000, type: "zTXt"), name: "claim.png")
         defer { unlink(file) }
-        let run = try BinaryRun.run(["render", file, "--size", "8x4"])
+        let run = try BinaryRun.run(["render", file, "--size", "8x4"], measuringPeak: true)
         #expect(run.status != 0)
         #expect(run.stderrText.contains("the PNG data is damaged"), "\(run.stderrText)")
         #expect(run.peakRSSKilobytes < 128 * 1024, "peak \(run.peakRSSKilobytes / 1024) MB")
