@@ -27,56 +27,6 @@ import Synchronization
 /// A response that says `no-store` is not kept. Whether an entry is fresh (used without asking the server) or stale
 /// (revalidated first) is the entry's to say: see `Entry.isFresh(at:)`.
 public final class DiskCache: Sendable {
-    /// What is known about an entry's bytes.
-    public struct Metadata: Codable, Sendable, Equatable {
-        /// `absoluteString` of the URL the bytes came from.
-        public var url: String
-        public var contentType: String?
-        /// Validators, sent back when the entry is revalidated.
-        public var etag: String?
-        public var lastModified: String?
-        public var byteCount: Int
-        /// Lowercase hex SHA-256 of the bytes.
-        public var sha256: String
-        /// When the entry was written, to the second.
-        public var storedAt: Date
-        /// What the response said about reusing the bytes; nil in an entry written before revalidation was, or for
-        /// bytes no server described (then the default lifetime from `storedAt` applies).
-        public var freshness: CacheFreshness?
-
-        public init(url: String, contentType: String?, etag: String?, lastModified: String?, byteCount: Int,
-                    sha256: String, storedAt: Date, freshness: CacheFreshness? = nil) {
-            self.url = url
-            self.contentType = contentType
-            self.etag = etag
-            self.lastModified = lastModified
-            self.byteCount = byteCount
-            self.sha256 = sha256
-            self.storedAt = storedAt
-            self.freshness = freshness
-        }
-    }
-
-    /// A cached image: its bytes and what is known about them.
-    public struct Entry: Sendable, Equatable {
-        public var bytes: [UInt8]
-        public var metadata: Metadata
-
-        /// The bytes and validators as a loader would have returned them.
-        public var loadedData: LoadedData {
-            LoadedData(bytes: bytes, contentType: metadata.contentType, etag: metadata.etag,
-                       lastModified: metadata.lastModified, freshness: metadata.freshness)
-        }
-
-        /// Whether the bytes may be used now without asking the server: within the lifetime the response gave, or
-        /// else the default lifetime (`CacheFreshness.heuristicLifetime`) from when the entry was stored.
-        public func isFresh(at now: Date) -> Bool {
-            if let freshness = metadata.freshness { return freshness.isFresh(at: now) }
-            let lifetime = CacheFreshness.heuristicLifetime(lastModified: metadata.lastModified, at: metadata.storedAt)
-            return now < metadata.storedAt.addingTimeInterval(lifetime)
-        }
-    }
-
     /// What `thumbtable cache stats` shows.
     public struct Stats: Sendable, Equatable {
         public var directory: URL
@@ -113,7 +63,7 @@ public final class DiskCache: Sendable {
     public let directory: URL
     public let sizeLimit: Int
 
-    private struct State {
+    struct State {
         /// The size of all entry files, or nil while it is not known: before the first trim has counted, and while a
         /// trim counts.
         var totalBytes: Int?
@@ -126,10 +76,10 @@ public final class DiskCache: Sendable {
         var lastWriteError: DiskCache.Error?
     }
 
-    private let state = Mutex(State())
-    private let folder: DiskCacheFolder
+    let state = Mutex(State())
+    let folder: DiskCacheFolder
     /// Where trims run, one at a time.
-    private let trimQueue: DispatchQueue
+    let trimQueue: DispatchQueue
 
     /// Opens (creating if needed) the cache in `directory`.
     ///
@@ -348,122 +298,6 @@ public final class DiskCache: Sendable {
                   otherFiles: listing.otherFiles, otherBytes: listing.otherBytes,
                   failedWrites: state.failedWrites, lastWriteError: state.lastWriteError)
         }
-    }
-
-    // MARK: Trimming
-
-    /// Queues a trim, unless one is queued or running. Called under the lock.
-    private func scheduleTrim(_ state: inout State) {
-        guard !state.trimPending else { return }
-        state.trimPending = true
-        trimQueue.async { [self] in Self.runAtLowPriority { self.trim() } }
-    }
-
-    /// How much lower than the program's other threads a trim runs (a nice value): a trim reads and deletes
-    /// thousands of files, and on a busy machine must not take a core from the first screen's decoding.
-    static let trimNiceness: Int32 = 10
-
-    /// Runs `work` on a thread of its own at `trimNiceness`, and waits for it. A thread of its own, because a
-    /// thread's niceness cannot be raised back without privileges: a worker of a dispatch queue would keep it.
-    private static func runAtLowPriority(_ work: @escaping @Sendable () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        let started = BackgroundThread.start(name: "cache trim") {
-            // On Linux, PRIO_PROCESS with 0 names the calling thread, not the whole process.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, trimNiceness)
-            work()
-            done.signal()
-        }
-        if started { done.wait() } else { work() }
-    }
-
-    /// Waits until the trims asked for so far have run (tests, and anything that must see the folder settled).
-    public func waitForTrims() {
-        // A trim that ends over the limit queues the next one itself: wait until none is pending.
-        repeat { trimQueue.sync {} } while state.withLock { $0.trimPending }
-    }
-
-    /// Counts the folder and, over the limit, deletes the least recently used entries down to 90 % of it. Runs on
-    /// the trim queue, without the lock while it reads and deletes: stores and reads go on meanwhile, and what
-    /// stores add while it counts is added to its count at the end. A file stored during the scan may be counted
-    /// twice; the total then errs high, and the next trim counts again.
-    private func trim() {
-        state.withLock { state in
-            state.totalBytes = nil
-            state.counting = true
-            state.changedWhileCounting = 0
-        }
-        let listing = folder.scan(checkHeaders: false)
-        var total = listing.entries.reduce(0) { $0 + $1.size }
-        if total > sizeLimit {
-            let target = sizeLimit / 10 * 9
-            let oldestFirst = listing.entries.sorted {
-                ($0.lastUse.tv_sec, $0.lastUse.tv_nsec) < ($1.lastUse.tv_sec, $1.lastUse.tv_nsec)
-            }
-            for entry in oldestFirst where total > target {
-                // An entry that is not the cache's after all (another header) is left, and not counted.
-                _ = folder.delete(entry)
-                total -= entry.size
-            }
-        }
-        state.withLock { state in
-            let grown = state.changedWhileCounting
-            state.totalBytes = total + grown
-            state.counting = false
-            state.trimPending = false
-            // Stores during the trim took it over the limit again: trim again (never for nothing, so a folder
-            // that cannot be brought under the limit is not scanned over and over).
-            if grown > 0, total + grown > sizeLimit { scheduleTrim(&state) }
-        }
-    }
-
-    // MARK: The file format
-
-    /// A header longer than this is garbage, not a long URL.
-    private static let maxHeaderLength = 1 << 20
-
-    /// magic, header length (UInt32, big-endian), JSON header, bytes.
-    static func encode(_ metadata: Metadata, bytes: [UInt8]) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        encoder.dateEncodingStrategy = .secondsSince1970
-        // Encoding a struct of strings, numbers, booleans and dates cannot fail.
-        let header = Array(try! encoder.encode(metadata))
-        let magic = DiskCacheFolder.magic
-        var file = magic
-        file.reserveCapacity(magic.count + 4 + header.count + bytes.count)
-        let length = UInt32(header.count)
-        file += [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
-        file += header
-        file += bytes
-        return file
-    }
-
-    /// The entry in `file` if it is whole, for `url`, and its bytes match their checksum; else nil.
-    static func decode(_ file: [UInt8], url: URL) -> Entry? {
-        let magic = DiskCacheFolder.magic
-        let headerStart = magic.count + 4
-        guard file.count >= headerStart, file.starts(with: magic) else { return nil }
-        let length = file[magic.count..<headerStart].reduce(0) { $0 << 8 | Int($1) }
-        guard length > 0, length <= maxHeaderLength, headerStart + length <= file.count else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        guard let metadata = try? decoder.decode(Metadata.self, from: Data(file[headerStart..<headerStart + length])),
-              metadata.url == url.absoluteString
-        else { return nil }
-        let bytes = file[(headerStart + length)...]
-        guard bytes.count == metadata.byteCount, hex(SHA256.hash(data: bytes)) == metadata.sha256 else { return nil }
-        return Entry(bytes: Array(bytes), metadata: metadata)
-    }
-
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(SHA256.byteCount * 2)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     // FoundationEssentials gives these attributes as UInt and UInt64; with all of Foundation loaded (the tests),
