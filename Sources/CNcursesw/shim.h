@@ -33,16 +33,24 @@ static inline int cnc_color_pairs(void) { return COLOR_PAIRS; }
 static inline int cnc_lines(void) { return LINES; }
 static inline int cnc_cols(void) { return COLS; }
 
-// newterm on the process's stdout and stdin (also Swift-6-unsafe globals) with terminfo entry `type` (NULL: TERM's),
-// which may be a direct-colour entry for TERM's terminal. Unlike initscr, it returns NULL instead of exiting when
-// the entry is unusable.
-static inline SCREEN *cnc_newterm(const char *type) { return newterm(type, stdout, stdin); }
+// The stream on descriptor `fd` for curses: the process's own stdin and stdout (Swift-6-unsafe globals) when `fd`
+// is theirs, so that a screen on the standard streams draws through stdout as before; otherwise a new stream on
+// `fd` (the controlling terminal, /dev/tty), never closed: the quit watch may still be polling its descriptor.
+static inline FILE *cnc_stream(int fd, const char *mode) {
+    if (fd == STDIN_FILENO && mode[0] == 'r') return stdin;
+    if (fd == STDOUT_FILENO && mode[0] == 'w') return stdout;
+    return fdopen(fd, mode);
+}
 
-// Writes bytes to stdout after what curses has buffered there (it draws through stdout: see cnc_newterm), and
-// flushes: sequences curses knows nothing of reach the terminal in order.
-static inline void cnc_send(const unsigned char *bytes, size_t count) {
-    fwrite(bytes, 1, count, stdout);
-    fflush(stdout);
+// newterm with terminfo entry `type` (NULL: TERM's), which may be a direct-colour entry for TERM's terminal. Unlike
+// initscr, it returns NULL instead of exiting when the entry is unusable.
+static inline SCREEN *cnc_newterm(const char *type, FILE *output, FILE *input) { return newterm(type, output, input); }
+
+// Writes bytes to `output` (the stream curses draws through: see cnc_newterm) after what curses has buffered there,
+// and flushes: sequences curses knows nothing of reach the terminal in order.
+static inline void cnc_send(FILE *output, const unsigned char *bytes, size_t count) {
+    fwrite(bytes, 1, count, output);
+    fflush(output);
 }
 
 // What terminfo entry `name` says about colour, read before curses starts: 0 with `colors` (its colors number, 0
@@ -122,6 +130,8 @@ static inline int cnc_check_terminal(const char *name) {
 // a header's global variables. `active` says whether curses holds the terminal now (not before, not after, not
 // while the process is suspended), so an exit at another time writes nothing.
 struct cnc_restore_state {
+    int input;
+    int output;
     struct termios termios;
     int termios_valid;
     char reset[256];
@@ -134,9 +144,12 @@ static inline struct cnc_restore_state *cnc_restore_state(void) {
     return &state;
 }
 
-static inline void cnc_save_terminal_state(const char *reset, size_t length) {
+// `input` and `output`: the terminal's descriptors (stdin and stdout, or the controlling terminal's).
+static inline void cnc_save_terminal_state(int input, int output, const char *reset, size_t length) {
     struct cnc_restore_state *state = cnc_restore_state();
-    if (tcgetattr(STDIN_FILENO, &state->termios) == 0) state->termios_valid = 1;
+    state->input = input;
+    state->output = output;
+    if (tcgetattr(input, &state->termios) == 0) state->termios_valid = 1;
     if (length > sizeof state->reset) length = sizeof state->reset;
     memcpy(state->reset, reset, length);
     state->reset_length = length;
@@ -148,8 +161,8 @@ static inline void cnc_emergency_restore(void) {
     struct cnc_restore_state *state = cnc_restore_state();
     if (!state->active) return;
     state->active = 0;
-    if (state->reset_length > 0) { ssize_t n = write(STDOUT_FILENO, state->reset, state->reset_length); (void)n; }
-    if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
+    if (state->reset_length > 0) { ssize_t n = write(state->output, state->reset, state->reset_length); (void)n; }
+    if (state->termios_valid) tcsetattr(state->input, TCSANOW, &state->termios);
 }
 
 static void cnc_fatal_signal_handler(int sig) {
@@ -200,12 +213,14 @@ struct cnc_quit_watch {
     volatile sig_atomic_t input_beats;
     volatile sig_atomic_t done;
     volatile sig_atomic_t q_quits;
+    // The terminal's input: stdin, or the controlling terminal's descriptor.
+    volatile sig_atomic_t input;
     pthread_t thread;
     int started;
 };
 
 static inline struct cnc_quit_watch *cnc_quit_watch(void) {
-    static struct cnc_quit_watch watch = { { -1, -1 }, { -1, -1 }, 0, 0, 1, 0, 0 };
+    static struct cnc_quit_watch watch = { { -1, -1 }, { -1, -1 }, 0, 0, 1, STDIN_FILENO, 0, 0 };
     return &watch;
 }
 
@@ -266,7 +281,8 @@ static void *cnc_quit_watch_thread(void *unused) {
     prctl(PR_SET_NAME, "quit watch", 0, 0, 0);
     struct cnc_quit_watch *watch = cnc_quit_watch();
     for (;;) {
-        struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { watch->watch_pipe[0], POLLIN, 0 } };
+        int input_fd = watch->input;
+        struct pollfd fds[2] = { { input_fd, POLLIN, 0 }, { watch->watch_pipe[0], POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0) continue;
         if (watch->done) return NULL;
         if (fds[1].revents & POLLIN) {
@@ -280,17 +296,17 @@ static void *cnc_quit_watch_thread(void *unused) {
             // Keys waiting: the loop reads them at once when it runs. Look at them only if it has not for 500 ms.
             sig_atomic_t beats = watch->input_beats;
             cnc_sleep_ms(500);
-            struct pollfd input = { STDIN_FILENO, POLLIN, 0 };
+            struct pollfd input = { input_fd, POLLIN, 0 };
             if (watch->done || watch->input_beats != beats || poll(&input, 1, 0) != 1) continue;
             struct cnc_held_input *held = cnc_held_input();
             pthread_mutex_lock(&held->lock);
             ssize_t n = 0;
             int room = CNC_HELD_MAX - held->count;
             if (room > 0) {
-                int flags = fcntl(STDIN_FILENO, F_GETFL);
-                fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK);
-                n = read(STDIN_FILENO, held->bytes + held->count, (size_t)room);
-                fcntl(STDIN_FILENO, F_SETFL, flags);
+                int flags = fcntl(input_fd, F_GETFL);
+                fcntl(input_fd, F_SETFL, flags | O_NONBLOCK);
+                n = read(input_fd, held->bytes + held->count, (size_t)room);
+                fcntl(input_fd, F_SETFL, flags);
             }
             int quit = -1;
             for (ssize_t i = 0; i < n; i++) {
@@ -321,9 +337,11 @@ static void *cnc_quit_watch_thread(void *unused) {
     }
 }
 
-// Routes `signals` to the loop's pipe (its read end: the return value) and starts the quit watch; -1 on failure.
-static inline int cnc_start_signal_events(const int *signals, int count) {
+// Routes `signals` to the loop's pipe (its read end: the return value) and starts the quit watch on the terminal's
+// input `input`; -1 on failure.
+static inline int cnc_start_signal_events(const int *signals, int count, int input) {
     struct cnc_quit_watch *watch = cnc_quit_watch();
+    watch->input = input;
     if (!watch->started) {
         if (pipe2(watch->loop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
         if (pipe2(watch->watch_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
