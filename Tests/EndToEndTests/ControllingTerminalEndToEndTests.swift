@@ -49,6 +49,39 @@ struct ControllingTerminalEndToEndTests {
         #expect(written.isEmpty, "stdout got \(written.count) bytes: \(String(decoding: written.prefix(200), as: UTF8.self))")
     }
 
+    /// A resize (SIGWINCH, and the size read from `/dev/tty`) and Ctrl-Z with `fg` work with stdout a file.
+    @Test func resizeAndSuspendWorkOnTheTerminal() async throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tt-tty-\(UUID().uuidString)").path
+        defer { unlink(out) }
+        let signals = SignalEndToEndTests()
+        let tmux = try TmuxSession(interactiveShellColumns: 100, rows: 30)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "$")
+        try tmux.type(try TmuxSession.commandLine(DemoEndToEndTests.fastDemo) + " > " + out)
+        try tmux.send("Enter")
+        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try tmux.resize(columns: 60, rows: 20)
+        let small = try await tmux.waitFor("the 60x20 layout") { lines in
+            lines.count >= 20 && lines[0].contains("row 2 of 20") && lines[18].contains("All images")
+        }
+        #expect(small[0].count <= 60)
+        try tmux.send("C-z")
+        try await tmux.waitFor("the shell's \"Stopped\"") { $0.contains { $0.contains("Stopped") } }
+        try signals.expectRestored(tmux)
+        try await signals.continueInForeground(tmux, header: "row 2 of 20 loaded")
+        try tmux.send("j")
+        try await tmux.waitFor(text: "row 3 of 20 loaded")
+        try tmux.send("q")
+        try await tmux.waitFor("the shell's prompt") { $0.contains { $0.hasPrefix("$") } }
+        try tmux.type("echo status=$?")
+        try tmux.send("Enter")
+        try await tmux.waitFor(text: "status=0")
+        try signals.expectRestored(tmux)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)).isEmpty, "nothing on stdout")
+    }
+
     /// Detection's queries and answers, and the kitty pictures, go through `/dev/tty` too: stdout is a file.
     @Test func picturesAndDetectionUseTheTerminalWhenStdoutIsAFile() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("tt-tty-\(UUID().uuidString)").path
