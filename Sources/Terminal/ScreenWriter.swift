@@ -20,7 +20,7 @@ protocol CursesSurface: AnyObject {
 @MainActor
 final class ScreenWriter {
     private let surface: any CursesSurface
-    private(set) var pairs: ColorPairs
+    private var pairs: ColorPairs
     /// The frame last written, to diff the next one against; nil when the whole screen must be written.
     private var onScreen: CellBuffer?
 

@@ -33,9 +33,6 @@ public struct TerminalDevice: Sendable, Equatable {
         self.output = output
     }
 
-    /// Whether this is the process's stdin and stdout.
-    public var isStandardStreams: Bool { self == .standardStreams }
-
     /// Opens the terminal `choice` names. The controlling terminal's descriptor is close-on-exec and stays open for
     /// the rest of the process (the quit watch may still be polling it when the screen is given back).
     public static func open(_ choice: Choice) throws(Terminal.SetupError) -> TerminalDevice {
