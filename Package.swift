@@ -116,6 +116,7 @@ let package = Package(
             "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics", "LocalFiles",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Cells", "Graphics", "TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",
         ]),

@@ -56,14 +56,16 @@ public final class App {
     ///   - naive: for `demo --compare`, the source and loader of the naive table shown beside ThumbTable's (its
     ///     slots bound with `SlotBindingPolicy.naive`, the bug on purpose).
     ///   - saveFolder: where `w` and `W` save (`--save-dir`).
-    public init(source: any ItemSource, configuration: TableController.Configuration, colors: ColorRequest = .terminal,
+    ///   - device: which terminal to draw on: by default stdin and stdout, or `/dev/tty` when either is not a terminal.
+    public init(source: any ItemSource, configuration: TableController.Configuration,
+                on device: TerminalDevice.Choice = .automatic, colors: ColorRequest = .terminal,
                 saveFolder: String = ".", graphics: GraphicsRequest = .text, pixels: ImagePipeline? = nil,
                 naive: (source: any ItemSource, loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading)?
                     = nil,
                 loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
         // A write to a socket the other end closed must fail with EPIPE, not end the program.
         signal(SIGPIPE, SIG_IGN)
-        terminal = try Terminal(colors: colors, graphics: graphics)
+        terminal = try Terminal(on: device, colors: colors, graphics: graphics)
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
         configuration.helpLines = KeyTable.helpLines

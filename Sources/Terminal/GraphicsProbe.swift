@@ -17,26 +17,26 @@ enum GraphicsProbe {
     /// The longest the tmux command that reads its options may take.
     static let tmuxBudget: Duration = .milliseconds(500)
 
-    /// What the terminal on stdin/stdout can draw, as `request` asks: nothing is asked for `text`; inside tmux
+    /// What the terminal on `device` can draw, as `request` asks: nothing is asked for `text`; inside tmux
     /// without passthrough nothing is written either (tmux would answer for itself).
-    static func run(_ request: GraphicsRequest) -> GraphicsCapabilities {
+    static func run(_ request: GraphicsRequest, on device: TerminalDevice) -> GraphicsCapabilities {
         guard request != .text else { return .text() }
-        let environment = readEnvironment()
+        let environment = readEnvironment(of: device)
         var replies: TerminalReplies?
         if !environment.insideTmux || environment.tmuxPassthrough {
-            replies = ask(TerminalQueries.bytes(for: request, insideTmux: environment.insideTmux))
+            replies = ask(TerminalQueries.bytes(for: request, insideTmux: environment.insideTmux), on: device)
         }
         return GraphicsDecision.decide(request, replies: replies, environment: environment)
     }
 
-    /// The environment variables, tmux's options and the window's pixel size.
-    static func readEnvironment() -> TerminalEnvironment {
+    /// The environment variables, tmux's options and the window's pixel size (`device`'s).
+    static func readEnvironment(of device: TerminalDevice) -> TerminalEnvironment {
         func variable(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
         var environment = TerminalEnvironment(term: variable("TERM"), termProgram: variable("TERM_PROGRAM"),
                                               kittyWindow: !variable("KITTY_WINDOW_ID").isEmpty,
                                               insideTmux: !variable("TMUX").isEmpty,
-                                              windowCellPixels: Terminal.windowCellPixels(),
-                                              windowCells: Terminal.windowCells())
+                                              windowCellPixels: Terminal.windowCellPixels(of: device.output),
+                                              windowCells: Terminal.windowCells(of: device.output))
         if environment.insideTmux, let options = tmuxOptions(pane: variable("TMUX_PANE")) {
             environment.tmuxPassthrough = options.passthrough
             environment.tmuxRGB = options.rgb
@@ -60,8 +60,8 @@ enum GraphicsProbe {
 
     /// Writes the queries and reads the answers until DA1's (or the budget), in raw mode; then restores the tty's
     /// modes and drops any input left, so a late answer does not reach curses as keys.
-    static func ask(_ queries: [UInt8]) -> TerminalReplies {
-        let input = STDIN_FILENO
+    static func ask(_ queries: [UInt8], on device: TerminalDevice) -> TerminalReplies {
+        let input = device.input
         var saved = termios()
         guard !queries.isEmpty, tcgetattr(input, &saved) == 0 else { return TerminalReplies() }
         var raw = saved
@@ -76,7 +76,7 @@ enum GraphicsProbe {
             tcflush(input, TCIFLUSH)
             tcsetattr(input, TCSANOW, &saved)
         }
-        guard writeAll(queries, to: STDOUT_FILENO) else { return TerminalReplies() }
+        guard writeAll(queries, to: device.output) else { return TerminalReplies() }
         var parser = TerminalReplyParser()
         _ = readUntil(ContinuousClock.now + budget, from: input) { chunk in
             parser.feed(chunk)

@@ -2,6 +2,7 @@ import Foundation
 import Graphics
 import Synchronization
 import Testing
+import TestSupport
 
 /// A test terminal on a pty: runs a program with the pty as its terminal, answers detection's queries as a chosen
 /// kind of terminal, records every byte the program writes, and reads the kitty graphics commands in them (uploads
@@ -482,26 +483,6 @@ final class PtyTerminal: Sendable {
         }
         return nil
     }
-}
-
-/// The pty calls Swift's Glibc module does not declare (they need `_XOPEN_SOURCE`), looked up in the C library.
-enum PtyCalls {
-    typealias IntCall = @convention(c) (Int32) -> Int32
-    typealias NameCall = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-            fatalError("the C library has no \(name)")
-        }
-        return unsafeBitCast(pointer, to: type)
-    }
-
-    static let openpt = symbol("posix_openpt", as: IntCall.self)
-    static let grantpt = symbol("grantpt", as: IntCall.self)
-    static let unlockpt = symbol("unlockpt", as: IntCall.self)
-    static let ptsname = symbol("ptsname", as: NameCall.self)
-    /// glibc's POSIX_SPAWN_SETSID (spawn.h), hidden behind `_GNU_SOURCE`.
-    static let spawnSetsid: Int16 = 0x80
 }
 
 /// Finds the escape sequences in what a program writes: CSI sequences (as their parameter and final bytes) and APC
