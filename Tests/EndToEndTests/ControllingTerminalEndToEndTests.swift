@@ -73,12 +73,7 @@ struct ControllingTerminalEndToEndTests {
         try await signals.continueInForeground(tmux, header: "row 2 of 20 loaded")
         try tmux.send("j")
         try await tmux.waitFor(text: "row 3 of 20 loaded")
-        try tmux.send("q")
-        try await tmux.waitFor("the shell's prompt") { $0.contains { $0.hasPrefix("$") } }
-        try tmux.type("echo status=$?")
-        try tmux.send("Enter")
-        try await tmux.waitFor(text: "status=0")
-        try signals.expectRestored(tmux)
+        try await signals.quitToTheShell(tmux)
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)).isEmpty, "nothing on stdout")
     }
 

@@ -115,7 +115,11 @@ struct SignalEndToEndTests {
         try await continueInForeground(tmux, header: "row 2 of 20 loaded")
         try tmux.send("j")
         try await tmux.waitFor(text: "row 3 of 20 loaded")
+        try await quitToTheShell(tmux)
+    }
 
+    /// Types q, and expects the shell's prompt back, status 0 and the terminal restored.
+    func quitToTheShell(_ tmux: TmuxSession) async throws {
         try tmux.send("q")
         try await tmux.waitFor("the shell's prompt") { $0.contains { $0.hasPrefix("$") } }
         try tmux.type("echo status=$?")
