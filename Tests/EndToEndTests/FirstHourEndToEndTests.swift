@@ -68,8 +68,15 @@ struct FirstHourEndToEndTests {
     /// `serve-demo` with no `--port` moves off a taken usual port to a free one and says which; a port given and
     /// taken stops with the reason, exit status 1 and no usage text.
     @Test func serveDemoMovesOffATakenPortAndAGivenTakenPortIsAFailureNotAUsageError() async throws {
-        // Held here when it is free; when it is not, someone else holds it: taken either way.
-        let usual = Self.holdPort(8737)
+        // Held here. Another program holding it (another test run's serve-demo) may let it go just as the server
+        // starts, which then listens on it: it is waited for a while (no event says when a port is let go), and a
+        // program that holds it for longer holds it for the whole test: taken either way.
+        var usual = Self.holdPort(8737)
+        let patience = ContinuousClock.now + .seconds(10)
+        while usual == nil, ContinuousClock.now < patience {
+            try await Task.sleep(for: .milliseconds(50))
+            usual = Self.holdPort(8737)
+        }
         defer { usual.map { _ = close($0.socket) } }
         let moved = try TmuxSession(["serve-demo", "--latency", "0", "--jitter", "0"], columns: 200)
         defer { moved.close() }
