@@ -28,6 +28,8 @@ public final class App {
     private let images: TerminalImages?
     /// The detail pane's picture in sixel or iTerm2 pixels, when the terminal draws those.
     private let detailPixels: DetailPanePixels?
+    /// What a picker's Enter chose (`TableController.Configuration.picking`), in list order; empty until then.
+    public private(set) var picked: [Item] = []
     /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
     public var onQuit: (@MainActor () -> Void)?
     /// Called once the loop has ended and the terminal is given back, before `exitDeadline` starts: what the program
@@ -68,7 +70,7 @@ public final class App {
         terminal = try Terminal(on: device, colors: colors, graphics: graphics)
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
-        configuration.helpLines = KeyTable.helpLines
+        configuration.helpLines = KeyTable.helpLines(picking: configuration.picking)
         let (colorCount, unicode) = (terminal.colorCount, terminal.unicode)
         let tableLoader = loader(colorCount, unicode)
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
@@ -273,6 +275,10 @@ public final class App {
             switch dispatch(event) {
             case .quit(let status):
                 quit(status: status)
+                return
+            case .pick(let items):
+                picked = items
+                quit(status: 0)
                 return
             case .suspend:
                 suspend()

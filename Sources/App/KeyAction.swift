@@ -24,6 +24,9 @@ enum KeyAction: Equatable {
     case help, retry, retryPage, removeFromCache, reuseOverlay, prefetchAll, switchLayout, zoom(Int), redraw
     /// The actions on the selected item (`ItemActions`): off where there are none (`demo --compare`).
     case saveOriginal, saveArt, openLink, copyLink
+    /// While picking (`Picking`): choose the selected or marked items and end; mark or unmark the selected item
+    /// (with `multi` only); clear a kept filter, else end without a choice.
+    case pick, toggleMark, cancelPick
     case suspend, quit(Int32)
 
     /// Whether the action works on every screen, the filter and the help included, before any other key.

@@ -1,3 +1,4 @@
+import Items
 import Table
 import Terminal
 
@@ -11,6 +12,8 @@ enum KeyBindings {
         case quit(Int32)
         /// Stop the program until the shell continues it (Ctrl-Z, which raw mode delivers as a key).
         case suspend
+        /// End, choosing these items (a picker's Enter).
+        case pick([Item])
     }
 
     /// - Parameter actions: what `w`, `W`, `o` and `y` do (save, open, copy); nil where they do nothing (the
@@ -31,7 +34,7 @@ enum KeyBindings {
             // Any key stops G's following of the end (G itself starts it again).
             table.stopFollowingEnd()
             let place = place(of: table)
-            let action = KeyTable.action(for: key, in: place)
+            let action = KeyTable.action(for: key, in: place, picking: table.configuration.picking)
             if let action, action.worksEverywhere { return perform(action, key: key, table: table, actions: actions) }
             if table.isBatchPrefetching, key == .escape {
                 table.cancelBatchPrefetch()
@@ -131,6 +134,16 @@ enum KeyBindings {
         case .switchLayout: table.toggleLayout()
         case .zoom(let steps): table.zoom(by: steps)
         case .redraw: table.redraw()
+        case .pick:
+            let chosen = table.detail.map { [$0.item] } ?? table.chosenItems
+            // On the status row (a failed page, paging paused) Enter does what it does there.
+            guard !chosen.isEmpty else { return perform(.open, key: key, table: table, actions: actions) }
+            return .pick(chosen)
+        case .toggleMark:
+            if !table.toggleMark() { table.say("nothing marked: no item is selected") }
+        case .cancelPick:
+            if table.filter.isEmpty { return .quit(130) }
+            table.clearFilter()
         case .saveOriginal, .saveArt, .openLink, .copyLink:
             guard let actions else {
                 table.say(noAction(key, in: place(of: table), actionsOff: true))

@@ -78,10 +78,11 @@ public enum KeyTable {
         KeyBinding(label: "o", help: "open the item's page, else its image (a folder's: the file) with $BROWSER",
                    doc: "open the item's page (the field its source marks as the item's page: swapi's `Abstract "
                        + "URL`, Flickr's `link`), else its image (only http(s) URLs), with `$BROWSER` or `xdg-open`; "
-                       + "in a folder, the file itself (its path as one argument); the status line says which", main: true, places: itemPlaces, actions: [(c("o"), .openLink)]),
+                       + "in a folder, the file itself (its path as one argument); the status line says which",
+                   main: true, places: itemPlaces, actions: [(c("o"), .openLink)]),
         KeyBinding(label: "y", help: "copy that URL (a folder's file: its path) to the clipboard (OSC 52)",
-                   doc: "copy that URL (in a folder, the file's path) to the clipboard with OSC 52; inside tmux the status line says whether tmux "
-                       + "passes it on", main: true, places: itemPlaces, actions: [(c("y"), .copyLink)]),
+                   doc: "copy that URL (in a folder, the file's path) to the clipboard with OSC 52; inside tmux the "
+                       + "status line says whether tmux passes it on", main: true, places: itemPlaces, actions: [(c("y"), .copyLink)]),
         KeyBinding(label: "/", help: "filter rows by title, subtitle and attribution as you type (Esc clears)",
                    doc: "filter as you type: a row matches when its title, subtitle or attribution (what the row "
                        + "shows) contains the text, ignoring case; Enter keeps the filter, Esc clears it",
@@ -147,19 +148,48 @@ public enum KeyTable {
         KeyBinding(label: "Ctrl-L", doc: "draw the screen again", places: lists, actions: [(.control("l"), .redraw)]),
     ]
 
+    /// The keys of a picker (`thumbtable pick`, `--pick`), before the table's own: Enter chooses, Tab marks, Esc
+    /// and q end without a choice.
+    static let pickerBindings: [KeyBinding] = [
+        KeyBinding(label: "Enter", help: "pick the item (the marked ones, when any) and end",
+                   doc: "print the selected item (or, with `--multi`, the marked ones in list order) to stdout and "
+                       + "end with exit status 0; in the detail pane, its item", places: itemPlaces,
+                   actions: [(.enter, .pick)]),
+        KeyBinding(label: "Tab", help: "mark or unmark the item, and move on (--multi)",
+                   doc: "with `--multi`: mark or unmark the selected item and move to the next; the header counts "
+                       + "the marks", places: lists, actions: [(.tab, .toggleMark)]),
+        KeyBinding(label: "Space (grid)", help: "mark or unmark the picture, and move on (--multi)",
+                   doc: "with `--multi`, in the grid: as Tab", places: [.grid], actions: [(c(" "), .toggleMark)]),
+        KeyBinding(label: "Esc  q", help: "end without picking (exit status 130)",
+                   doc: "end without printing anything, exit status 130 (Esc first clears a kept filter); Ctrl-C too",
+                   places: lists, actions: [(.escape, .cancelPick), (c("q"), .quit(130))]),
+    ]
+
     /// What `key` does in `place`, or nil when it does nothing there: first the actions that work everywhere
-    /// (Ctrl-C, Ctrl-Z), then the first line of the table that binds the key there.
-    static func action(for key: Key, in place: KeyPlace) -> KeyAction? {
+    /// (Ctrl-C, Ctrl-Z), then, while picking, the picker's line that binds the key there (marking only with
+    /// `multi`), then the first line of the table that binds the key there.
+    static func action(for key: Key, in place: KeyPlace, picking: Picking? = nil) -> KeyAction? {
         let everywhere = bindings.lazy.flatMap(\.actions).first { $0.key == key && $0.action.worksEverywhere }
         if let everywhere { return everywhere.action }
+        if let picking {
+            for binding in pickerBindings where binding.places.contains(place) {
+                guard let bound = binding.actions.first(where: { $0.key == key }) else { continue }
+                if bound.action == .toggleMark, !picking.multi { break }
+                return bound.action
+            }
+        }
         for binding in bindings where binding.places.contains(place) {
             if let bound = binding.actions.first(where: { $0.key == key }) { return bound.action }
         }
         return nil
     }
 
-    /// The help's lines (`?`): the lines with help words, in the table's order.
-    public static var helpLines: [HelpLine] {
-        bindings.compactMap { binding in binding.help.map { (binding.label, $0) } }
+    /// The help's lines (`?`): the lines with help words, in the table's order; a picker's first.
+    public static func helpLines(picking: Picking? = nil) -> [HelpLine] {
+        // Marking is no key without `multi`.
+        let picker = picking.map { picking in
+            pickerBindings.filter { picking.multi || !$0.actions.allSatisfy { $0.action == .toggleMark } }
+        } ?? []
+        return (picker + bindings).compactMap { binding in binding.help.map { (binding.label, $0) } }
     }
 }

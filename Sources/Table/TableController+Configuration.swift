@@ -27,14 +27,18 @@ extension TableController {
         public var listCeilings: (rows: Int, textBytes: Int)
         /// The help's lines (`?`): the app's key table gives them (`KeyTable.helpLines`).
         public var helpLines: [HelpLine]
+        /// Set when the table is a picker: Enter chooses (the app's keys do that), items can be marked, and the
+        /// status line and header say so.
+        public var picking: Picking?
         public init(thumbnail: CellSize? = CellSize(columns: 12, rows: 5), theme: Theme = .color,
                     slotMargin: Int = 4, lowData: Bool = false, prefetch: Bool = true, layout: LayoutMode = .list,
                     slotBinding: SlotBindingPolicy = .safe, filterReadLimit: Int = ListState.defaultFilterReadLimit,
                     clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                     pagingClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                     listCeilings: (rows: Int, textBytes: Int) = (ListState.rowCeiling, ListState.textCeiling),
-                    helpLines: [HelpLine] = []) {
+                    helpLines: [HelpLine] = [], picking: Picking? = nil) {
             self.helpLines = helpLines
+            self.picking = picking
             self.clock = clock
             self.pagingClock = pagingClock
             self.listCeilings = listCeilings

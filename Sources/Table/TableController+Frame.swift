@@ -24,7 +24,7 @@ extension TableController {
         frame.draw(body, x: 0, y: listLayout.listTop)
         if rows >= 4 {
             HeaderLine(sourceName: source.name, list: list, selection: viewport.selection, screen: screen,
-                       theme: theme, followingEnd: isFollowingEnd)
+                       theme: theme, followingEnd: isFollowingEnd, marked: marks.count)
                 .draw(into: &frame)
             frame.fill(x: 0, y: rows - 2, width: columns, height: 1, with: Cell(" ", style: theme.footer))
             frame.put(TextWrap.truncate(" " + source.attribution, width: columns), x: 0, y: rows - 2,
@@ -34,7 +34,8 @@ extension TableController {
             BatchProgressBar(progress: progress, theme: theme).draw(into: &frame, y: rows - 1)
         } else {
             StatusLine(list: list, screen: screen, note: status, itemSelected: selectedItem != nil,
-                       mode: listLayout.mode, theme: theme).draw(into: &frame, y: rows - 1)
+                       mode: listLayout.mode, theme: theme, picking: configuration.picking)
+                .draw(into: &frame, y: rows - 1)
         }
         if showingReuseOverlay {
             ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: theme)
@@ -51,12 +52,12 @@ extension TableController {
         if let grid = listLayout.grid {
             let placed = grid.placedCells(viewport, height: listHeight, in: list)
             return GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick, showsSlots: showingReuseOverlay)
+                            theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
                 .draw(width: size.columns, height: listHeight)
         }
         let placed = listLayout.placedRows(viewport, in: list)
         return ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
-                        theme: theme, tick: tick, showsSlots: showingReuseOverlay)
+                        theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
             .draw(width: size.columns, height: listHeight)
     }
 }

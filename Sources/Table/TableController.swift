@@ -26,6 +26,8 @@ public final class TableController {
     public private(set) var showingReuseOverlay = false
     /// Counters the app adds to the overlay (the pipeline's), read each time it is drawn.
     private(set) var extraCounters: @MainActor () -> [(name: String, value: Int)] = { [] }
+    /// The items marked to be picked together (`toggleMark()`), by index in `items`.
+    public internal(set) var marks: Set<Int> = []
     /// The spinner's frame, advanced by the app's timer while something loads.
     public private(set) var tick = 0
     let paging: Paging

@@ -16,7 +16,7 @@ import Testing
     func makeTable(_ source: any ItemSource = FakeItemSource(count: 50), loader: FakeThumbnailLoader = .init(),
                    columns: Int = 80, rows: Int = 24) async -> (TableController, ChangeWaiter) {
         let (table, waiter) = await ChangeWaiter.startedTable(source, loader: loader, columns: columns, rows: rows,
-                                                              helpLines: KeyTable.helpLines)
+                                                              helpLines: KeyTable.helpLines())
         #expect(!table.items.isEmpty)
         return (table, waiter)
     }

@@ -52,11 +52,11 @@ import Testing
 
     /// The `?` help shows every line of the table that has help words, with its keys, in the table's order.
     @Test func theHelpShowsTheTablesLines() async {
-        let (table, _) = await ChangeWaiter.startedTable(columns: 120, rows: 40, helpLines: KeyTable.helpLines)
+        let (table, _) = await ChangeWaiter.startedTable(columns: 120, rows: 40, helpLines: KeyTable.helpLines())
         _ = KeyBindings.handle(.key(.character("?")), table: table, terminalSize: Terminal.Size(columns: 120, rows: 40))
         let lines = table.nextFrame().lines
         let shown = KeyTable.bindings.filter { $0.help != nil }
-        #expect(shown.count == KeyTable.helpLines.count)
+        #expect(shown.count == KeyTable.helpLines().count)
         var previous = 0
         for binding in shown {
             let y = lines.firstIndex { $0.contains(binding.label) && $0.contains(binding.help ?? "") }

@@ -19,7 +19,7 @@ import Testing
     func makeTable(_ source: any ItemSource = FakeItemSource(count: 50), loader: FakeThumbnailLoader = .init(),
                    columns: Int = 80, rows: Int = 24) async -> (TableController, ChangeWaiter) {
         await ChangeWaiter.startedTable(source, loader: loader, columns: columns, rows: rows,
-                                        helpLines: KeyTable.helpLines)
+                                        helpLines: KeyTable.helpLines())
     }
 
     /// A table whose first page (5 rows) loaded and whose second failed, with the last row selected.
@@ -74,7 +74,7 @@ import Testing
     @Test func theFirstPageLoading() async throws {
         let table = TableController(source: FakeItemSource(count: 50), loader: FakeThumbnailLoader(),
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
-                                                         helpLines: KeyTable.helpLines))
+                                                         helpLines: KeyTable.helpLines()))
         table.resize(columns: 80, rows: 24)
         table.start()
         // The page's task has not run yet: the list is empty and loading.

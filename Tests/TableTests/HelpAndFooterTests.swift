@@ -23,7 +23,7 @@ import Testing
                    rows: Int) async -> TableController {
         let table = TableController(source: source, loader: FakeThumbnailLoader(),
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
-                                                         helpLines: KeyTable.helpLines))
+                                                         helpLines: KeyTable.helpLines()))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         table.start()
@@ -66,7 +66,7 @@ import Testing
             table.scrollHelp(by: table.helpScroll.page)
             seen += " " + shownActions(table.nextFrame().lines)
         }
-        for line in KeyTable.helpLines {
+        for line in KeyTable.helpLines() {
             #expect(seen.contains(line.action), "\"\(line.action)\" is never shown whole")
         }
     }

@@ -48,7 +48,7 @@ import Testing
         let loader = WatchedLoader()
         let table = TableController(source: source, loader: loader,
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
-                                                         helpLines: KeyTable.helpLines))
+                                                         helpLines: KeyTable.helpLines()))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         table.start()
@@ -125,7 +125,7 @@ extension PureFrameTests {
         let source = FailedPageTests.BrokenSource(message: FailedPageTests.longReason)
         let table = TableController(source: source, loader: loader,
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
-                                                         helpLines: KeyTable.helpLines))
+                                                         helpLines: KeyTable.helpLines()))
         let waiter = ChangeWaiter(table)
         table.resize(columns: 80, rows: 24)
         table.start()

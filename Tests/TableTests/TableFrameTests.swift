@@ -14,7 +14,7 @@ import Testing
                    source: FakeItemSource? = nil) async -> (TableController, ChangeWaiter) {
         let table = TableController(source: source ?? FakeItemSource(count: count), loader: loader,
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3),
-                                                         helpLines: KeyTable.helpLines))
+                                                         helpLines: KeyTable.helpLines()))
         let waiter = ChangeWaiter(table)
         table.resize(columns: columns, rows: rows)
         table.start()

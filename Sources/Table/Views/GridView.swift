@@ -15,6 +15,8 @@ struct GridView {
     var tick: Int
     /// Whether each cell shows the slot drawing it at its top right (while the reuse overlay is on).
     var showsSlots = false
+    /// The items marked to be picked together, by index in `list.items`.
+    var marks: Set<Int> = []
 
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
@@ -36,7 +38,8 @@ struct GridView {
         ThumbnailView(state: pool.slot(forItem: index)?.thumbnail ?? .loading, theme: theme, tick: tick)
             .draw(box: box, x: x + 1, y: y, into: &buffer)
         let title = list.items[index].title
-        let caption = TextWrap.truncate(title.isEmpty ? "(untitled)" : title, width: box.columns)
+        let marked = marks.contains(index) ? ListView.mark + " " : ""
+        let caption = TextWrap.truncate(marked + (title.isEmpty ? "(untitled)" : title), width: box.columns)
         let style = selected ? theme.title.merging(theme.selection) : theme.subtitle
         if selected {
             buffer.fill(x: x + 1, y: y + box.rows, width: box.columns, height: 1, with: Cell(" ", style: style))

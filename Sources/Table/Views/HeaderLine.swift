@@ -11,6 +11,8 @@ struct HeaderLine {
     var theme: Theme
     /// Whether G is following the end of the list as pages arrive.
     var followingEnd = false
+    /// How many items are marked to be picked (`pick --multi`).
+    var marked = 0
 
     func draw(into frame: inout CellBuffer) {
         let width = frame.width
@@ -33,6 +35,7 @@ struct HeaderLine {
                 position += list.totalStillCounting ? ", \(total) found so far" : ", \(total) in all"
             }
             if followingEnd { position += " · following the end" }
+            if marked > 0 { position += " · \(marked) marked" }
         }
         let name = " ThumbTable · " + sourceName
         // A narrow screen gets the short form, so the program's name still shows.

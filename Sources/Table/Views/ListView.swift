@@ -14,6 +14,11 @@ struct ListView {
     var tick: Int
     /// Whether each row shows the slot drawing it at its right edge (while the reuse overlay is on).
     var showsSlots = false
+    /// The items marked to be picked together, by index in `list.items`.
+    var marks: Set<Int> = []
+
+    /// What marks an item to be picked (`pick --multi`), in the column between the selection's bar and the picture.
+    static var mark: String { TerminalText.unicodeAvailable ? "●" : "*" }
 
     func draw(width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
@@ -43,6 +48,9 @@ struct ListView {
         if let box = layout.thumbnail {
             ThumbnailView(state: pool.slot(forItem: index)?.thumbnail ?? .loading, theme: theme, tick: tick)
                 .draw(box: box, x: 2, y: y, into: &buffer)
+        }
+        if marks.contains(index) {
+            for line in 0..<contentHeight { buffer.put(Self.mark, x: 1, y: y + line, style: theme.selectionMarker) }
         }
         let x = layout.textColumn
         var line = y

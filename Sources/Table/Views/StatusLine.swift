@@ -13,6 +13,8 @@ struct StatusLine {
     /// The list or the grid: the keys that move differ.
     var mode: LayoutMode
     var theme: Theme
+    /// Set when the table is a picker: the list's hint says how to pick.
+    var picking: Picking?
 
     func draw(into frame: inout CellBuffer, y: Int) {
         let text: String
@@ -45,6 +47,8 @@ struct StatusLine {
             text = itemSelected
                 ? "Paging stopped: G goes to the last row, r there asks again · ? help · q quit"
                 : "r asks for the next page again · ? help · q quit"
+        } else if let picking {
+            text = picking.hint
         } else {
             text = mode == .grid ? "arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit"
                 : "j/k move · Enter open · / filter · r retry image · ? help · q quit"
