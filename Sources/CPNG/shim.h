@@ -42,17 +42,12 @@ static inline void cpng_row_done(png_structp png, png_uint_32 row, int pass) {
     if (decoding->should_stop != NULL && decoding->should_stop()) png_error(png, "cancelled");
 }
 
-/// Between `png_image_begin_read_from_memory` and `png_image_finish_read`: watches every row, and makes libpng's
-/// benign errors errors. Why the latter: after the last row libpng inflates whatever image data is left, to its end,
-/// only warning "Too much image data" when it produces more: a 1 MB file whose zlib stream goes on for a gigabyte
-/// after its 16 rows took 40 s. As an error, the first byte beyond the rows stops it.
-///
+/// Between `png_image_begin_read_from_memory` and `png_image_finish_read`: asks `should_stop` after every row.
 /// The simplified API keeps its `png_struct` private: it is the first member of the `png_control` that
 /// `png_image.opaque` points to (pngpriv.h, unchanged through libpng 1.6).
 static inline void cpng_watch(cpng_decoding *decoding) {
     png_structp png = *(png_structp *)decoding->image.opaque;
     png_set_read_status_fn(png, cpng_row_done);
-    png_set_benign_errors(png, 0);
 }
 
 /// Where libpng's full API reads from and reports to, for `cpng_read_rgba8_from16`.
@@ -88,7 +83,7 @@ static inline void cpng_reader_read(png_structp png, png_bytep out, size_t count
 /// Decodes a 16-bit PNG of `width` x `height` pixels into `pixels` (4 bytes a pixel) as 8-bit RGBA with straight
 /// alpha, 16-bit samples taken as sRGB (a gAMA chunk is converted to sRGB), as the simplified API does with
 /// `PNG_IMAGE_FLAG_16BIT_sRGB`. Returns 1, or 0 with libpng's error text in `message`: "cancelled" when
-/// `should_stop` (asked after every row; may be NULL) said so. Benign errors are errors, as in `cpng_watch`.
+/// `should_stop` (asked after every row; may be NULL) said so.
 ///
 /// Why not the simplified API: in this libpng (Debian's 1.6.39, with a backported fix for a png_image_finish_read
 /// buffer overflow; libpng issue 853) its 16-to-8-bit path for interlaced files starts each pass's row from the
@@ -117,7 +112,6 @@ static inline int cpng_read_rgba8_from16(const void *data, size_t size, unsigned
     }
     if (info == NULL) png_error(png, "png_create_info_struct failed");
     png_set_read_fn(png, &reader, cpng_reader_read);
-    png_set_benign_errors(png, 0);
     png_read_info(png, info);
     if (png_get_image_width(png, info) != width || png_get_image_height(png, info) != height
         || png_get_bit_depth(png, info) != 16) {

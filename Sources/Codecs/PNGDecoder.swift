@@ -205,14 +205,9 @@ enum PNGDecoder {
         return PixelSize(width: bigEndian32(at: 16), height: bigEndian32(at: 20))
     }
 
-    /// What a failed read means: the decode was cancelled between rows (`cpng_row_done`), the image data went on
-    /// after the last row (`cpng_watch`), or libpng found damage.
+    /// What a failed read means: the decode was cancelled between rows (`cpng_row_done`), or libpng found damage.
     private static func failure(_ function: String, libpng message: String) -> DecodeError {
-        if message == "cancelled" { return .cancelled }
-        if message.hasSuffix("Too much image data") {
-            return .corrupt(.png, reason: "its image data goes on after the last row (libpng: \(message))")
-        }
-        return .corrupt(.png, reason: "\(function): \(message)")
+        message == "cancelled" ? .cancelled : .corrupt(.png, reason: "\(function): \(message)")
     }
 
     /// libpng's error text, kept in a fixed 64-byte C array inside the image struct.
