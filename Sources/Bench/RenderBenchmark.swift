@@ -9,10 +9,10 @@ import TextArt
 
 // `Bench render`: decode + render in process, against the budgets (1920x1080 JPEG to 40x20 under 5 ms, 150x150 PNG
 // to 16x8 under 0.3 ms). The inputs are made at bench time from a photo of the quality tool's set: scaled with
-// grain added (so the JPEG's entropy decoding costs what a real photo's does), then encoded with the libjpeg-turbo
-// and zlib the process already links, found with dlsym so the bench needs no C module of its own. The photo PNG is
-// RGB, as a photo's PNG is; the other 150x150 PNG is the placeholder thumbnail the demo server serves in the place of
-// jsonplaceholder's, fetched from it, since that is what the photos source shows in its rows.
+// grain added (so the JPEG's entropy decoding costs what a real photo's does), then encoded: the JPEG by
+// `Codecs.JPEGEncoder` (baseline, 4:2:0), the PNG with the zlib the process already links, found with dlsym. The
+// photo PNG is RGB, as a photo's PNG is; the other 150x150 PNG is the placeholder thumbnail the demo server serves
+// in the place of jsonplaceholder's, fetched from it, since that is what the photos source shows in its rows.
 
 // On the main actor: the timed work stays on the main thread, and callgrind, which crashes once the global executor
 // starts its threads, can run the bench with RENDER_BENCH_INPUTS.
@@ -37,9 +37,9 @@ func runRenderBenchmark() async {
         }
         let big = RenderBench.scaled(photo, width: 1920, height: 1080, grain: 10)
         let small = RenderBench.scaled(photo, width: 150, height: 150, grain: 0)
-        guard let encodedJPEG = RenderBench.encodeJPEG(big, quality: 85),
+        guard let encodedJPEG = try? JPEGEncoder.encode(big, quality: 85),
               let encodedPNG = RenderBench.encodePNG(small) else {
-            print("render: could not encode the inputs (libturbojpeg or zlib symbols not found)")
+            print("render: could not encode the inputs (libturbojpeg failed, or zlib's symbols were not found)")
             return
         }
         guard let served = await RenderBench.placeholderPNG() else {
@@ -275,32 +275,6 @@ enum RenderBench {
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         guard let handle = dlopen(nil, RTLD_NOW), let pointer = dlsym(handle, name) else { return nil }
         return unsafeBitCast(pointer, to: type)
-    }
-
-    /// A baseline JPEG from libturbojpeg's tjCompress2 (RGBA input, 4:2:0).
-    static func encodeJPEG(_ bitmap: Bitmap, quality: Int32) -> [UInt8]? {
-        typealias Init = @convention(c) () -> UnsafeMutableRawPointer?
-        typealias Compress = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?,
-                                             Int32, Int32, Int32, Int32,
-                                             UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?,
-                                             UnsafeMutablePointer<UInt>?, Int32, Int32, Int32) -> Int32
-        typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
-        typealias Destroy = @convention(c) (UnsafeMutableRawPointer?) -> Int32
-        guard let initCompress = symbol("tjInitCompress", as: Init.self),
-              let compress = symbol("tjCompress2", as: Compress.self),
-              let free = symbol("tjFree", as: Free.self), let destroy = symbol("tjDestroy", as: Destroy.self),
-              let handle = initCompress() else { return nil }
-        defer { _ = destroy(handle) }
-        var out: UnsafeMutablePointer<UInt8>?
-        var size: UInt = 0
-        let tjPixelFormatRGBA: Int32 = 7, tjSubsampling420: Int32 = 2
-        let status = bitmap.pixels.withUnsafeBufferPointer { px in
-            compress(handle, px.baseAddress, Int32(bitmap.width), 0, Int32(bitmap.height), tjPixelFormatRGBA,
-                     &out, &size, tjSubsampling420, quality, 0)
-        }
-        guard status == 0, let out else { return nil }
-        defer { free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
     }
 
     /// The placeholder of jsonplaceholder's first photo at 150x150 (`/placeholder/150/92c952/1`), from the demo

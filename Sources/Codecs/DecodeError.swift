@@ -22,6 +22,8 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupported(ImageFormat, reason: String)
     /// A file could not be read (missing, a directory, no permission).
     case unreadable(path: String, reason: String)
+    /// The task the decode ran in was cancelled, and the decode stopped part way (`DecodeCancellation`).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             "this \(format.displayName) image cannot be decoded here: \(reason)"
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason)"
+        case .cancelled:
+            "the decode was stopped: the picture is no longer wanted"
         }
     }
 

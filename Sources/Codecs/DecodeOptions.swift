@@ -54,6 +54,12 @@ public struct DecodeOptions: Sendable, Equatable {
     /// scans). A file over it is refused from its headers, before any decoding: it bounds the CPU time of a decode,
     /// as `maxMemory` bounds its memory.
     public var maxBlockScans: Int
+    /// The most frames of an animation a decode reads: later frames are neither decoded nor walked (a frame costs
+    /// its record in the library even when skipped). Kept frames beyond it are dropped with a warning.
+    public var maxFrames: Int
+
+    /// The default `maxFrames`: a long GIF has a few thousand frames; 10,000 are read in a tenth of a second.
+    public static let defaultMaxFrames = 10_000
 
     /// The default `maxBlockScans`, about a second of libjpeg's time here: a progressive photo at the default pixel
     /// limit (100 megapixels, 1.6 million blocks a full component) with twenty scans fits twice over; 499 scans over
@@ -66,13 +72,14 @@ public struct DecodeOptions: Sendable, Equatable {
 
     public init(targetSize: PixelSize? = nil, maxPixels: Int = 100_000_000, maxBytes: Int = 64 << 20,
                 keepsAnimationFrames: Bool = true, maxMemory: Int = defaultMaxMemory,
-                maxBlockScans: Int = defaultMaxBlockScans) {
+                maxBlockScans: Int = defaultMaxBlockScans, maxFrames: Int = defaultMaxFrames) {
         self.targetSize = targetSize
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
         self.keepsAnimationFrames = keepsAnimationFrames
         self.maxMemory = maxMemory
         self.maxBlockScans = maxBlockScans
+        self.maxFrames = maxFrames
     }
 
     /// Why an animation keeps only its first `kept` frames: with the next one its frames would need `memory` bytes,
@@ -81,6 +88,11 @@ public struct DecodeOptions: Sendable, Equatable {
         "only the first \(kept) frames are kept: with the next one the frames would "
             + (memory > maxMemory
                 ? "need more than the \(maxMemory) bytes one decode may use" : "exceed the limit of \(maxPixels) pixels")
+    }
+
+    /// Why an animation keeps only its first `kept` frames: it has more than `maxFrames`.
+    func frameCountWarning(kept: Int) -> String {
+        "only the first \(kept) frames are kept: the animation has more than the \(maxFrames) frames one decode reads"
     }
 
     /// Refuses a decode that needs more than `maxMemory` bytes, before it allocates them.

@@ -3,9 +3,10 @@ import Pixels
 
 /// JPEG through the TurboJPEG API of libjpeg-turbo: return codes instead of setjmp, DCT scaling, CMYK.
 ///
-/// This machine has libjpeg-turbo 2.1, so the TurboJPEG 2 functions (`tjDecompress2`); warnings such as
-/// "Premature end of JPEG file" do not stop decoding (no `TJFLAG_STOPONWARNING`), they become
-/// `DecodedImage.warning` and the image is drawn as far as the data goes.
+/// This machine has libjpeg-turbo 2.1, so the TurboJPEG 2 functions for the headers; the pixels come from libjpeg's
+/// own API in the shim (`cturbojpeg_decompress`, what `tjDecompress2` does), because only that one lets a decode
+/// stop part way when its task is cancelled (`DecodeCancellation`). Warnings such as "Premature end of JPEG file" do
+/// not stop decoding, they become `DecodedImage.warning` and the image is drawn as far as the data goes.
 enum JPEGDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         guard let handle = tjInitDecompress() else {
@@ -42,20 +43,21 @@ enum JPEGDecoder {
 
         // CMYK and YCCK JPEGs decode only to CMYK; those bytes are converted to RGBA in place.
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        let pixelFormat = Int32(isCMYK ? TJPF_CMYK.rawValue : TJPF_RGBA.rawValue)
-        // LIMITSCANS refuses progressive JPEGs of more than 500 scans; checkScanWork above has already weighed the
-        // scans by their blocks, which is what a decode costs.
-        let flags = TJFLAG_LIMITSCANS
         var warning: String?
         var bitmap = try makeBitmap(width: Int(scaledWidth), height: Int(scaledHeight)) { pixels throws(DecodeError) in
-            let status = tjDecompress2(handle, jpeg, jpegSize, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                       scaledWidth, 0, scaledHeight, pixelFormat, flags)
-            guard status != 0 else { return }
-            let message = errorText(handle)
-            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
-                throw .corrupt(.jpeg, reason: "tjDecompress2: \(message)")
+            var message = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+            var warningText = [CChar](repeating: 0, count: Int(JMSG_LENGTH_MAX))
+            let status = cturbojpeg_decompress(jpeg, jpegSize, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                               scaledWidth, scaledHeight, isCMYK ? 1 : 0, factor,
+                                               DecodeCancellation.cCallback, &message, &warningText)
+            switch status {
+            case 0: return
+            case 1:
+                warning = "the JPEG data is damaged or cut short (\(text(warningText))); "
+                    + "the image is drawn as far as it goes"
+            case -2: throw .cancelled
+            default: throw .corrupt(.jpeg, reason: "libjpeg: \(text(message))")
             }
-            warning = "the JPEG data is damaged or cut short (\(message)); the image is drawn as far as it goes"
         }
         if isCMYK {
             convertCMYKToRGBA(&bitmap.pixels, inverted: markers.hasAdobeSegment)
@@ -135,6 +137,11 @@ enum JPEGDecoder {
                 p[i + 3] = 255
             }
         }
+    }
+
+    /// A NUL-terminated C text from the shim.
+    private static func text(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// TurboJPEG's message for the last error on `handle` (or the global one for a nil handle).

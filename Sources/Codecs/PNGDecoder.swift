@@ -27,37 +27,45 @@ enum PNGDecoder {
     /// Decodes bytes `PNGChunks` has already stripped; `copied` is what that copy took (`DecodeCost.png`).
     private static func decode(essential bytes: UnsafeRawBufferPointer, copied: Int,
                                options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
+        // Allocated, not a local: libpng's row callback finds it from the png_image's address (`cpng_decoding`).
+        let decoding = UnsafeMutablePointer<cpng_decoding>.allocate(capacity: 1)
+        decoding.initialize(to: cpng_decoding())
+        defer { decoding.deallocate() }
+        decoding.pointee.should_stop = DecodeCancellation.cCallback
+        // The image is the struct's first member.
+        let image = UnsafeMutableRawPointer(decoding).assumingMemoryBound(to: png_image.self)
+        image.pointee.version = UInt32(PNG_IMAGE_VERSION)
         // Reads the signature and IHDR only: the size is known before any pixel memory exists.
-        guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
-            throw .corrupt(.png, reason: "png_image_begin_read_from_memory: \(message(of: &image))")
+        guard png_image_begin_read_from_memory(image, bytes.baseAddress, bytes.count) != 0 else {
+            throw .corrupt(.png, reason: "png_image_begin_read_from_memory: \(message(of: image))")
         }
-        let width = Int(image.width), height = Int(image.height)
+        let width = Int(image.pointee.width), height = Int(image.pointee.height)
         do {
             try options.checkPixelCount(width: width, height: height, format: .png)
             try options.checkMemory(DecodeCost.png(PixelSize(width: width, height: height), copied: copied))
+            try PNGChunks.checkImageData(bytes)
         } catch {
-            png_image_free(&image)
+            png_image_free(image)
             throw error
         }
-        if image.format & UInt32(PNG_FORMAT_FLAG_COLORMAP) != 0, image.colormap_entries <= 256 {
-            return try decodePalette(&image, width: width, height: height)
+        cpng_watch(decoding)
+        if image.pointee.format & UInt32(PNG_FORMAT_FLAG_COLORMAP) != 0, image.pointee.colormap_entries <= 256 {
+            return try decodePalette(image, width: width, height: height)
         }
-        let natural = image.format
+        let natural = image.pointee.format
         if natural & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0 {
-            png_image_free(&image)
+            png_image_free(image)
             return try decodeSixteenBit(bytes, width: width, height: height)
         }
         if natural & UInt32(PNG_FORMAT_FLAG_ALPHA) == 0 {
-            return try decodeOpaque(&image, gray: natural & UInt32(PNG_FORMAT_FLAG_COLOR) == 0, width: width,
+            return try decodeOpaque(image, gray: natural & UInt32(PNG_FORMAT_FLAG_COLOR) == 0, width: width,
                                     height: height)
         }
-        image.format = cpng_format_rgba()
+        image.pointee.format = cpng_format_rgba()
         let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
             // Row stride 0 means packed rows. finish_read frees libpng's state on success and on failure.
-            guard png_image_finish_read(&image, nil, pixels.baseAddress, 0, nil) != 0 else {
-                throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))")
+            guard png_image_finish_read(image, nil, pixels.baseAddress, 0, nil) != 0 else {
+                throw failure("png_image_finish_read", libpng: message(of: image))
             }
         }
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
@@ -74,11 +82,11 @@ enum PNGDecoder {
             let ok = text.withUnsafeMutableBufferPointer { text in
                 cpng_read_rgba8_from16(bytes.baseAddress, bytes.count,
                                        pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(width),
-                                       UInt32(height), text.baseAddress, text.count)
+                                       UInt32(height), text.baseAddress, text.count, DecodeCancellation.cCallback)
             }
             guard ok != 0 else {
                 let message = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                throw .corrupt(.png, reason: "libpng: \(message.isEmpty ? "an error without a message" : message)")
+                throw failure("libpng", libpng: message.isEmpty ? "an error without a message" : message)
             }
         }
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
@@ -90,9 +98,9 @@ enum PNGDecoder {
     ///
     /// The indices go into the last quarter of the bitmap's own storage and are expanded front to back in place:
     /// pixel `i` fills bytes up to `4i + 3`, never past index `i` at `3n + i`, which was read first.
-    private static func decodePalette(_ image: inout png_image, width: Int,
+    private static func decodePalette(_ image: UnsafeMutablePointer<png_image>, width: Int,
                                       height: Int) throws(DecodeError) -> DecodedImage {
-        image.format = cpng_format_rgba_colormap()
+        image.pointee.format = cpng_format_rgba_colormap()
         let count = width * height
         var failed = false
         let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
@@ -102,7 +110,7 @@ enum PNGDecoder {
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { colormap in
                 colormap.initialize(repeating: 0)
                 // Row stride 0 means packed rows. finish_read frees libpng's state on success and on failure.
-                guard png_image_finish_read(&image, nil, indices, 0, colormap.baseAddress) != 0 else {
+                guard png_image_finish_read(image, nil, indices, 0, colormap.baseAddress) != 0 else {
                     failed = true
                     return
                 }
@@ -111,7 +119,7 @@ enum PNGDecoder {
                     storage.storeBytes(of: colormap[index], toByteOffset: 4 * i, as: UInt32.self)
                 }
             }
-            if failed { throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))") }
+            if failed { throw failure("png_image_finish_read", libpng: message(of: image)) }
         }
         return DecodedImage(bitmap: bitmap, format: .png, originalWidth: width, originalHeight: height)
     }
@@ -122,15 +130,15 @@ enum PNGDecoder {
     /// As with palettes, the packed rows go into the end of the bitmap's own storage and are expanded front to back
     /// in place: pixel `i` writes bytes up to `4i + 3`, and pixel `j > i` starts at `n + 3j` (RGB) or `3n + j`
     /// (grey), past it.
-    private static func decodeOpaque(_ image: inout png_image, gray: Bool, width: Int,
+    private static func decodeOpaque(_ image: UnsafeMutablePointer<png_image>, gray: Bool, width: Int,
                                      height: Int) throws(DecodeError) -> DecodedImage {
-        image.format = gray ? UInt32(PNG_FORMAT_GRAY) : cpng_format_rgb()
+        image.pointee.format = gray ? UInt32(PNG_FORMAT_GRAY) : cpng_format_rgb()
         let count = width * height
         let bitmap = try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
             let storage = pixels.baseAddress!, packed = storage + (gray ? 3 : 1) * count
             // Row stride 0 means packed rows. finish_read frees libpng's state on success and on failure.
-            guard png_image_finish_read(&image, nil, packed, 0, nil) != 0 else {
-                throw .corrupt(.png, reason: "png_image_finish_read: \(message(of: &image))")
+            guard png_image_finish_read(image, nil, packed, 0, nil) != 0 else {
+                throw failure("png_image_finish_read", libpng: message(of: image))
             }
             if gray {
                 expandGrey(packed, into: storage, count: count)
@@ -197,9 +205,14 @@ enum PNGDecoder {
         return PixelSize(width: bigEndian32(at: 16), height: bigEndian32(at: 20))
     }
 
+    /// What a failed read means: the decode was cancelled between rows (`cpng_row_done`), or libpng found damage.
+    private static func failure(_ function: String, libpng message: String) -> DecodeError {
+        message == "cancelled" ? .cancelled : .corrupt(.png, reason: "\(function): \(message)")
+    }
+
     /// libpng's error text, kept in a fixed 64-byte C array inside the image struct.
-    private static func message(of image: inout png_image) -> String {
-        let text = withUnsafeBytes(of: &image.message) { raw in
+    private static func message(of image: UnsafeMutablePointer<png_image>) -> String {
+        let text = withUnsafeBytes(of: &image.pointee.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return text.isEmpty ? "libpng reported an error without a message" : text

@@ -91,8 +91,13 @@ enum WebPDecoder {
         // the pixels decoded stay within the pixel limit, and the canvases kept within the memory limit.
         var decodedPixels = 0
         while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+            try DecodeCancellation.check()
             if !frames.isEmpty {
                 guard options.keepsAnimationFrames else { break }
+                guard frames.count < options.maxFrames else {
+                    warning = options.frameCountWarning(kept: frames.count)
+                    break
+                }
                 decodedPixels += frameArea(demuxer, number: frames.count + 1) ?? canvas.width * canvas.height
                 let memory = DecodeCost.webpAnimation(canvas: canvas) + frames.count * DecodeCost.rgba(canvas)
                 guard memory <= options.maxMemory, decodedPixels <= options.maxPixels else {

@@ -90,6 +90,37 @@ import TextArt
         #expect(try await long.asyncMap { Self.label(try await $0.value) } == ["long1", "long2"])
         #expect(running.most == 1, "one long decode at a time")
     }
+
+    /// The JPEG, allowed to decode (11 s of CPU when nothing stops it), as a row's picture: the row goes once
+    /// the decode runs, and the real decoder stops part way instead of running to the end for nobody.
+    @Test func aLongDecodeWhoseRowIsGoneStopsPartWay() async throws {
+        loader.answerEverything()
+        let hostile = HostileImages.progressiveJPEG(side: 8192, scans: 499)
+        let options = DecodeOptions(targetSize: PixelSize(width: 16, height: 16), maxBlockScans: .max)
+        let started = DispatchSemaphore(value: 0)
+        let (ended, ending) = AsyncStream<Result<Int, DecodeError>>.makeStream()
+        var processing = ImageProcessing.fake
+        processing.decode = { _, _ throws(DecodeError) in
+            started.signal()
+            let result = Result { () throws(DecodeError) -> DecodedImage in
+                try ImageDecoder.decode(hostile, options: options)
+            }
+            ending.yield(result.map(\.bitmap.width))
+            return try result.get()
+        }
+        let pipeline = ImagePipeline(configuration: .init(preemptsStalledAfter: .seconds(3600)), loader: loader,
+                                     processing: processing)
+        let row = Task { try await pipeline.thumbnail(request("long")).value() }
+        // Cancelled from a Dispatch thread: the decode holds a thread of the cooperative pool, and other suites' work
+        // may hold the rest, so a task could wait out the whole decode before it ran.
+        DispatchQueue.global().async {
+            started.wait()
+            row.cancel()
+        }
+        await #expect(throws: CancellationError.self) { try await row.value }
+        var outcomes = ended.makeAsyncIterator()
+        #expect(await outcomes.next() == .failure(.cancelled), "the decode stopped, cancelled")
+    }
 }
 
 extension Array {

@@ -26,6 +26,29 @@ public enum HostileImages {
         png(side: side, grey: grey, chunk: "tEXt", count: 0, header: [], inflatedBytes: 0)
     }
 
+    /// A `side` x `side` black grey PNG whose one zlib stream holds its rows and then `trailingBytes` more zeros: the
+    /// rows are complete long before the stream ends, and libpng went on inflating the rest (40 s for a gigabyte).
+    public static func pngWithTrailingImageData(side: Int = 16, trailingBytes: Int) -> [UInt8] {
+        // Black rows are zeros, filter bytes included: the whole stream is one run of zeros.
+        let rows = side * (1 + side)
+        return pngSignature + pngChunk("IHDR", bigEndian(side) + bigEndian(side) + [8, 0, 0, 0, 0])
+            + pngChunk("IDAT", zlibRepeated(0, count: rows + trailingBytes)) + pngChunk("IEND", [])
+    }
+
+    /// A `side` x `side` grey PNG whose zlib stream starts with `emptyBlocks` empty stored blocks (5 bytes each,
+    /// nothing inflated) before the rows: input zlib must walk, though it makes no pixel.
+    public static func pngWithEmptyDeflateBlocks(side: Int = 16, grey: UInt8 = 0x80, emptyBlocks: Int) -> [UInt8] {
+        let rows = [UInt8]((0..<side).flatMap { _ in [0] + [UInt8](repeating: grey, count: side) })
+        let stored = zlibStored(rows)
+        let empty: [UInt8] = [0, 0, 0, 0xFF, 0xFF]  // not final, stored, length 0 and its complement
+        var stream = Array(stored.prefix(2))
+        stream.reserveCapacity(stored.count + 5 * emptyBlocks)
+        for _ in 0..<emptyBlocks { stream += empty }
+        stream += stored.dropFirst(2)
+        return pngSignature + pngChunk("IHDR", bigEndian(side) + bigEndian(side) + [8, 0, 0, 0, 0])
+            + pngChunk("IDAT", stream) + pngChunk("IEND", [])
+    }
+
     /// The start of a chunk of `type` that claims `length` bytes of data and holds a few: what follows it in a file
     /// becomes its data, as far as the file goes.
     public static func chunkClaiming(_ length: Int, type: String) -> [UInt8] {
@@ -105,6 +128,21 @@ public enum HostileImages {
             for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
+    }
+
+    // MARK: GIF
+
+    /// A GIF89a of a 1x1 screen and `frames` frames of one black pixel each (15 bytes a frame): a small file with a
+    /// frame count no animation has. giflib keeps a record of every frame it reads.
+    public static func gif(frames: Int) -> [UInt8] {
+        let head = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        // Image descriptor at (0, 0), 1x1, no local table; LZW minimum code size 2; one sub-block of the 3-bit codes
+        // clear (4), index 0, end (5), packed from the least significant bit: 0x44 0x01.
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        var file = head
+        file.reserveCapacity(head.count + frames * frame.count + 1)
+        for _ in 0..<frames { file += frame }
+        return file + [0x3B]
     }
 
     // MARK: JPEG

@@ -4,10 +4,10 @@ import Synchronization
 /// fewer than `width` other long ones are running, and waits, suspended, in arrival order until then. Short decodes
 /// never wait.
 ///
-/// Why: a decode cannot be stopped once the C library runs it, and each holds a thread of the cooperative pool
-/// (two on a two-core machine) for as long as it takes. Eight one-second decodes side by side would hold every
-/// thread for four seconds, and the rows on screen beside them, short decodes, would stay spinners. One lane
-/// keeps a thread for everything else, and a long decode whose row is gone before its turn never starts.
+/// Why: each decode holds a thread of the cooperative pool (two on a two-core machine) for as long as it takes.
+/// Eight one-second decodes side by side would hold every thread for four seconds, and the rows on screen beside
+/// them, short decodes, would stay spinners. One lane keeps a thread for everything else; a long decode whose row is
+/// gone before its turn never starts, and one whose row goes while it runs stops part way (`DecodeError.cancelled`).
 public final class LongDecodeLane: Sendable {
     /// The work from which a decode counts as long.
     public let threshold: Int

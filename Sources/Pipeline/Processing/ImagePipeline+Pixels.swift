@@ -112,7 +112,7 @@ extension ImagePipeline {
             return try await lane.run(work: ImageDecoder.decodeWork(of: bytes)) {
                 try await budget.reserve(memory)
                 do {
-                    // A decode cannot stop once started: one whose picture left while it waited never starts.
+                    // One whose picture left while it waited never starts; a started one stops part way.
                     try Task.checkCancellation()
                     return (try ImageDecoder.decode(bytes, options: options), memory)
                 } catch {
@@ -120,6 +120,8 @@ extension ImagePipeline {
                     throw error
                 }
             }
+        } catch DecodeError.cancelled {
+            throw CancellationError()
         } catch let error as DecodeError {
             throw PipelineError(error, url: request.url)
         }

@@ -155,7 +155,8 @@ extension ImagePipeline {
             return try await processing.longDecodes.run(work: processing.decodeWork(bytes, fit)) {
                 try await processing.decodeBudget.reserve(memory)
                 do {
-                    // A decode cannot stop once started: one whose row left while it waited never starts.
+                    // One whose row left while it waited never starts; a started one stops part way (between rows,
+                    // scans' rows or frames: `DecodeError.cancelled`).
                     try Task.checkCancellation()
                     return (try processing.decode(bytes, fit), fit, memory)
                 } catch {
@@ -163,6 +164,8 @@ extension ImagePipeline {
                     throw error
                 }
             }
+        } catch DecodeError.cancelled {
+            throw CancellationError()
         } catch let error as DecodeError {
             throw PipelineError(error, url: request.url)
         }
