@@ -11,6 +11,11 @@ import FoundationEssentials
 enum Main {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // ArgumentParser builds every command's options to answer `--version`: 15 M instructions, 7 in 8 of the run.
+        if arguments == ["--version"] {
+            print(ThumbTableCommand.version)
+            return
+        }
         if let mistake = RawArguments.notUTF8(in: RawArguments.current)
             ?? CommandSuggestion.mistake(in: arguments, commands: ThumbTableCommand.commandNames) {
             Messages.exit(withError: ValidationError(mistake))
