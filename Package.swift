@@ -1,6 +1,20 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// MARK: Linking (issue 29: start-up pays only for what the command uses)
+// The codecs, ncursesw and zlib are linked in from Debian's -dev packages' .a files, so the dynamic loader has 8 fewer
+// libraries to map, relocate and search at every start. The module maps keep naming the libraries (`link "turbojpeg"`);
+// `Linking/static` holds one linker script per name (`libturbojpeg.so`: `INPUT(-l:libturbojpeg.a)`), found before the
+// system's shared library because -L folders come first. `-l:` in a script needs lld (Swift's toolchain ships it;
+// gold cannot), which also packs the release build's 50,000 relative relocations (`-z pack-relative-relocs`, glibc
+// 2.36). libstdc++ is linked in only in release builds, whose Swift runtime is linked in too (`--static-swift-stdlib`);
+// debug builds load the runtime's shared libraries, which need the shared libstdc++. Figures: docs/benchmarks.md.
+let staticLibraries: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-L", Context.packageDirectory + "/Linking/static"]),
+    .unsafeFlags(["-L", Context.packageDirectory + "/Linking/release", "-Xlinker", "-z", "-Xlinker",
+                  "pack-relative-relocs"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "ThumbTable",
     products: [
@@ -15,14 +29,12 @@ let package = Package(
         // No pkgConfig: ncursesw's .pc file carries -D flags SwiftPM refuses (with a warning); the shim defines what
         // the wide-character API needs.
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CGIF",
-                       providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
-                       providers: [.apt(["libwebp-dev"])]),
+        // No pkgConfig for the codecs either: its `-L/usr/lib/...` would come before `Linking/static` (see above), and
+        // Debian puts their headers in /usr/include.
+        .systemLibrary(name: "CTurboJPEG", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         /// libcurl, opened with dlopen on the first request so that commands that fetch nothing never load it. Its
         /// declarations come from `libcurl4-openssl-dev`.
         .target(name: "CCurl"),
@@ -48,7 +60,8 @@ let package = Package(
 
         // MARK: Subsystems
         /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
-        .target(name: "Codecs", dependencies: ["Pixels", "LocalFiles", "CTurboJPEG", "CPNG", "CGIF", "CWebP"]),
+        .target(name: "Codecs", dependencies: ["Pixels", "LocalFiles", "CTurboJPEG", "CPNG", "CGIF", "CWebP"],
+                linkerSettings: staticLibraries),
         /// Bitmaps to grids of text cells.
         .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),
         /// The bundled demo data: the demo server's records, photos and credits, kept at the top level in `Resources/`.
@@ -69,7 +82,8 @@ let package = Package(
         /// The screen model: rows, slots, layout, detail pane; composes frames into a cell buffer.
         .target(name: "Table", dependencies: ["Basics", "Cells", "Items"]),
         /// The only code that calls ncursesw.
-        .target(name: "Terminal", dependencies: ["Basics", "Cells", "Graphics", "CNcursesw"]),
+        .target(name: "Terminal", dependencies: ["Basics", "Cells", "Graphics", "CNcursesw"],
+                linkerSettings: staticLibraries),
         /// The event loop, key bindings and wiring.
         .target(name: "App", dependencies: [
             "Basics", "Cells", "Items", "TextArt", "Pipeline", "Table", "Terminal", "LocalFiles", "Graphics", "Pixels",

@@ -11,6 +11,11 @@ import FoundationEssentials
 enum Main {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        // ArgumentParser builds every command's options to answer `--version`: 15 M instructions, 7 in 8 of the run.
+        if arguments == ["--version"] {
+            print(ThumbTableCommand.version)
+            return
+        }
         // Hidden: the man page's own sections, for scripts/generate-manual.
         if arguments == ["--manual-sections"] { return print(ManualSections.text) }
         arguments = PathArgument.arguments(arguments, commands: ThumbTableCommand.commandNames) ?? arguments
