@@ -80,7 +80,7 @@ public actor InstantAnswerLookup {
 
     /// Reads an answer. An empty body, a body that is not a JSON object, or an answer without `Image` all give an
     /// answer with no image and the reason; only a body that is not JSON at all is a failure.
-    static func parse(_ body: Data, query: String, url: URL, imageBase: URL) -> Result<Answer, ItemSourceError> {
+    static func parse(_ body: [UInt8], query: String, url: URL, imageBase: URL) -> Result<Answer, ItemSourceError> {
         var answer = Answer(query: query, url: url, heading: "", image: nil, abstractSource: "", abstractURL: "",
                             abstractText: "", noImageReason: nil)
         guard !body.isEmpty else {

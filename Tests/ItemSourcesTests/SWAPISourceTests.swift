@@ -82,7 +82,7 @@ func field(_ item: Item, _ label: String) -> String? {
 
     @Test func relativeImagesFromTheRealAPIPointAtDuckDuckGosSite() {
         let url = URL(string: "https://api.duckduckgo.com/?q=Rust&format=json")!
-        let answer = InstantAnswerLookup.parse(Data(#"{"Image":"/i/832f249b.png"}"#.utf8), query: "Rust", url: url,
+        let answer = InstantAnswerLookup.parse(Array(#"{"Image":"/i/832f249b.png"}"#.utf8), query: "Rust", url: url,
                                                imageBase: URL(string: "https://duckduckgo.com/")!)
         let image = (try? answer.get())?.image
         #expect(image?.absoluteString == "https://duckduckgo.com/i/832f249b.png")
