@@ -12,7 +12,7 @@ public struct ItemLink: Sendable, Equatable {
     /// URL), else its image (full size, else the small one); or why there is nothing to open. A field's label is
     /// never read: an API record's URL (SWAPI's homeworld) is no page, whatever it is called.
     public static func of(_ item: Item) -> Result<ItemLink, Refusal> {
-        for field in item.fields where field.link == .page {
+        for field in item.allFields where field.link == .page {
             if case .success(let url) = checked(field.value) { return .success(ItemLink(kind: "page", url: url)) }
         }
         guard let image = item.imageURL ?? item.thumbnailURL else { return .failure(.noURL) }
