@@ -16,6 +16,9 @@ public struct Item: Sendable, Hashable, Identifiable {
     /// What the lookup of the picture found, for a source that asks a second server for it (SWAPI's Instant
     /// Answers); nil for a source without one.
     public var imageLookup: ImageLookup?
+    /// The line of input this item was read from, byte for byte (a list piped in on stdin): what a picker prints
+    /// back, even when it is not UTF-8. Nil for an item from anywhere else.
+    public var inputLine: [UInt8]?
 
     public init(id: String, title: String, subtitle: String = "", fields: [Field] = [], imageURL: URL? = nil,
                 thumbnailURL: URL? = nil, attribution: String? = nil, imageLookup: ImageLookup? = nil) {
