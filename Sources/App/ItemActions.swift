@@ -88,7 +88,7 @@ public final class ItemActions {
         switch target.state {
         case .loaded(let shown): picture = shown
         case .none: return table.say("nothing saved: this item has no picture")
-        case .failed: return table.say("nothing saved: the picture failed to load (r retries)")
+        case .failed, .lookupFailed: return table.say("nothing saved: the picture failed to load (r retries)")
         case .loading: return table.say("nothing saved: the picture is not shown yet")
         }
         let ansi = picture.ansiUTF8

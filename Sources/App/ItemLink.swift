@@ -25,7 +25,7 @@ public struct ItemLink: Sendable, Equatable {
     /// - Parameter localFiles: whether the item comes from the user's own files (`ItemOrigin.local`): then a
     ///   `file:` image is the file to open or copy. A `file:` link from a server is refused, whatever it names.
     public static func of(_ item: Item, localFiles: Bool = false) -> Result<ItemLink, Refusal> {
-        for field in item.fields where field.link == .page {
+        for field in item.allFields where field.link == .page {
             if case .success(let url) = checked(field.value) { return .success(ItemLink(kind: "page", url: url)) }
         }
         guard let image = item.imageURL ?? item.thumbnailURL else { return .failure(.noURL) }

@@ -116,7 +116,7 @@ enum ScrollBench {
             for index in waiting {
                 guard let slot = table.pool.slot(forItem: index) else { continue }
                 switch slot.thumbnail {
-                case .loaded, .failed:
+                case .loaded, .failed, .lookupFailed:
                     samples.append(Double((ContinuousClock.now - settleStart) / .microseconds(1)) / 1000)
                     waiting.remove(index)
                 default: break

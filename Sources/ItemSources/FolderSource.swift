@@ -120,15 +120,19 @@ public struct FolderSource: ItemSource {
 
     func item(_ relativePath: [UInt8]) -> Item {
         let path = directory.appending(relativePath)
-        let shownName = LocalPath(bytes: relativePath).description
-        var fields = [Item.Field("File", path.description)]
         let folderBytes = relativePath.lastIndex(of: UInt8(ascii: "/")).map { Array(relativePath[..<$0]) }
-        let folder = folderBytes.map { directory.appending($0) } ?? directory
-        let id = path.fileURL.absoluteString
+        return Self.fileItem(at: path, title: LocalPath(bytes: relativePath).description, id: path.fileURL.absoluteString,
+                             folder: folderBytes.map { directory.appending($0) } ?? directory)
+    }
+
+    /// The row of an image file: its size, pixel dimensions (from its header), format and modified time; a path that
+    /// is not a regular file (a folder, a FIFO, a device) is a row that says what it is, and is never opened.
+    static func fileItem(at path: LocalPath, title: String, id: String, folder: LocalPath) -> Item {
+        var fields = [Item.Field("File", path.description)]
         let (kind, modified) = LocalFile.status(of: path)
         guard case .regular(let bytes) = kind else {
             fields.append(Item.Field("Kind", "not a regular file: it is \(kind); ThumbTable does not open it"))
-            return Item(id: id, title: shownName, subtitle: "not a regular file (\(kind))", fields: fields,
+            return Item(id: id, title: title, subtitle: "not a regular file (\(kind))", fields: fields,
                         imageURL: nil, attribution: nil)
         }
         let info = (try? LocalFile.readPrefix(path, count: ImageFileInfo.headerLimit)).flatMap(ImageFileInfo.parse)
@@ -138,7 +142,7 @@ public struct FolderSource: ItemSource {
         fields.append(Item.Field("Modified", modified.map(Self.describeDate) ?? "unknown"))
         let subtitle = [info?.format ?? "unknown format", info.map { "\($0.width)x\($0.height)" },
                         Self.describeSize(bytes)].compactMap { $0 }.joined(separator: " · ")
-        return Item(id: id, title: shownName, subtitle: subtitle, fields: fields, imageURL: path.fileURL,
+        return Item(id: id, title: title, subtitle: subtitle, fields: fields, imageURL: path.fileURL,
                     attribution: "Image from \(folder)")
     }
 

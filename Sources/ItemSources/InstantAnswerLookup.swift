@@ -9,20 +9,7 @@ import Items
 /// asked again next time.
 public actor InstantAnswerLookup {
     /// What an answer says about a name's picture.
-    public struct Answer: Sendable, Equatable {
-        /// The query that was asked ("Wookie star wars").
-        public var query: String
-        /// The URL that was asked.
-        public var url: URL
-        public var heading: String
-        /// The picture, resolved to an absolute URL; nil when the answer has none.
-        public var image: URL?
-        public var abstractSource: String
-        public var abstractURL: String
-        public var abstractText: String
-        /// Why there is no image, in words for the detail pane; nil when there is one.
-        public var noImageReason: String?
-    }
+    public typealias Answer = ImageLookup.Answer
 
     /// The endpoint (`https://api.duckduckgo.com/`).
     public let endpoint: URL
@@ -80,9 +67,8 @@ public actor InstantAnswerLookup {
 
     /// Reads an answer. An empty body, a body that is not a JSON object, or an answer without `Image` all give an
     /// answer with no image and the reason; only a body that is not JSON at all is a failure.
-    static func parse(_ body: Data, query: String, url: URL, imageBase: URL) -> Result<Answer, ItemSourceError> {
-        var answer = Answer(query: query, url: url, heading: "", image: nil, abstractSource: "", abstractURL: "",
-                            abstractText: "", noImageReason: nil)
+    static func parse(_ body: [UInt8], query: String, url: URL, imageBase: URL) -> Result<Answer, ItemSourceError> {
+        var answer = Answer(query: query, url: url)
         guard !body.isEmpty else {
             answer.noImageReason = "\(url.absoluteString) answered an empty body (no Instant Answer for \"\(query)\")"
             return .success(answer)

@@ -81,7 +81,9 @@ public struct JSONAPISource: ItemSource {
         guard let list = found as? [Any] else {
             throw ItemSourceError("\"\(keyPaths.items)\" in \(pageURL.absoluteString) is not a list of items")
         }
-        let items = list.enumerated().map { offset, element in item(element, offset: offset, page: pageURL) }
+        let items = list.enumerated().map { offset, element in
+            Self.item(element, keyPaths: keyPaths, id: "\(pageURL.absoluteString)#\(offset)", linksAgainst: pageURL)
+        }
         let refusals = items.enumerated().compactMap { offset, item -> (item: String, links: [String])? in
             let links = item.fields.filter { $0.link == .refused }.map(\.value)
             return links.isEmpty ? nil : ("item \(offset + 1)", links)
@@ -124,7 +126,9 @@ public struct JSONAPISource: ItemSource {
         }
     }
 
-    private func item(_ element: Any, offset: Int, page: URL) -> Item {
+    /// An item read from a JSON value by `keyPaths`: its title, subtitle and images, and every scalar key as a
+    /// field. Links are resolved against `page` and must be http(s); without a page, only absolute URLs are taken.
+    static func item(_ element: Any, keyPaths: KeyPaths, id: String, linksAgainst page: URL?) -> Item {
         func text(_ path: String?) -> String? {
             guard let path else { return nil }
             return JSONPageReader.scalarText(Self.value(at: path, in: element))
@@ -152,7 +156,7 @@ public struct JSONAPISource: ItemSource {
             }
         }
         fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0, link: .refused) }
-        return Item(id: "\(page.absoluteString)#\(offset)", title: title, subtitle: text(keyPaths.subtitle) ?? "",
+        return Item(id: id, title: title, subtitle: text(keyPaths.subtitle) ?? "",
                     fields: fields, imageURL: image, thumbnailURL: thumbnail,
                     attribution: (image ?? thumbnail).map { "Image from \($0.host ?? $0.absoluteString)" })
     }

@@ -12,7 +12,7 @@ struct PageFetcher: Sendable {
     var limits = JSONPageReader.Limits.default
 
     /// A body and the reply it came with; a status outside 200-299 is an error quoting the start of the body.
-    func get(_ url: URL, accept: String = "application/json") async throws -> (body: Data, reply: HTTPReply) {
+    func get(_ url: URL, accept: String = "application/json") async throws -> (body: [UInt8], reply: HTTPReply) {
         // The client names itself "ThumbTable" in the User-Agent.
         let request = HTTPGet(url: url, headers: [("Accept", accept)], maxBytes: Self.maxBytes,
                               timeout: .seconds(timeout))
@@ -22,7 +22,7 @@ struct PageFetcher: Sendable {
         } catch let failure as HTTPFailure {
             throw ItemSourceError("cannot load \(url.absoluteString): \(Self.reason(failure)).")
         }
-        let body = Data(reply.body)
+        let body = reply.body
         if !reply.isSuccess {
             let detail = Self.snippet(body)
             throw ItemSourceError("\(url.absoluteString) answered HTTP \(reply.status)"
@@ -54,12 +54,12 @@ struct PageFetcher: Sendable {
     }
 
     /// Reads a body as JSON within `limits`; an empty body, or one that is not JSON, is an error quoting its start.
-    static func read(_ body: Data, from url: URL, limits: JSONPageReader.Limits = .default) throws(ItemSourceError)
+    static func read(_ body: [UInt8], from url: URL, limits: JSONPageReader.Limits = .default) throws(ItemSourceError)
         -> JSONPageReader.Result
     {
         guard !body.isEmpty else { throw ItemSourceError("\(url.absoluteString) answered an empty body, not JSON") }
         do {
-            return try JSONPageReader.read([UInt8](body), limits: limits)
+            return try JSONPageReader.read(body, limits: limits)
         } catch {
             throw ItemSourceError("\(url.absoluteString) did not answer with JSON (\(error)): \(Self.snippet(body))")
         }
@@ -71,7 +71,7 @@ struct PageFetcher: Sendable {
     }
 
     /// The first 60 characters of a body, on one line, for a message.
-    static func snippet(_ data: Data) -> String {
+    static func snippet(_ data: [UInt8]) -> String {
         let text = String(decoding: data.prefix(60), as: UTF8.self)
             .replacing("\n", with: " ").replacing("\r", with: " ")
         return data.count > 60 ? text + "…" : text

@@ -19,8 +19,9 @@ enum RemoteLink {
         var description: String { "\(PageFetcher.quote(text)) \(reason)" }
     }
 
-    /// `text` resolved against the page it came from, if it is an http or https URL with a host.
-    static func resolve(_ text: String, against page: URL) -> Result<URL, Refusal> {
+    /// `text` resolved against the page it came from, if it is an http or https URL with a host. Without a page
+    /// (JSON read from a pipe) only an absolute URL is taken.
+    static func resolve(_ text: String, against page: URL?) -> Result<URL, Refusal> {
         let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { return .failure(Refusal(text: text, reason: "is empty, not a link")) }
         guard let url = URL(string: trimmed, relativeTo: page)?.absoluteURL else {
@@ -45,7 +46,7 @@ enum RemoteLink {
     }
 
     /// The URL, or nil with the refusal's reason appended to `notes`.
-    static func resolve(_ text: String, against page: URL, notes: inout [String]) -> URL? {
+    static func resolve(_ text: String, against page: URL?, notes: inout [String]) -> URL? {
         switch resolve(text, against: page) {
         case .success(let url): return url
         case .failure(let refusal):

@@ -62,17 +62,12 @@ public struct SWAPISource: ItemSource {
     /// Repeats the Instant Answer lookup of a species (failed lookups are not cached, so this asks again).
     public func refreshImage(of item: Item) async -> Item? {
         guard let lookup else { return nil }
-        var bare = item
-        bare.fields.removeAll { Self.lookupFields.contains($0.label) }
-        return Self.attach(await lookup.answer(for: item.title), to: bare)
+        return Self.attach(await lookup.answer(for: item.title), to: item)
     }
 
     /// Image lookups made at once for one page: a whole SWAPI page (10), or the demo's (25), in one round, so a page
     /// waits for one lookup's latency, not several.
     static let concurrentLookups = 25
-
-    /// The fields `attach` adds, removed before a lookup is attached again.
-    static let lookupFields: Set<String> = ["Image", "Image lookup", "Abstract source", "Abstract URL", "Abstract"]
 
     /// A page's species as items, without pictures yet.
     package static func parsePage(_ json: Any, url: URL) throws(ItemSourceError) -> ItemPage {
@@ -143,28 +138,19 @@ public struct SWAPISource: ItemSource {
         return Item(id: url ?? name, title: name, subtitle: subtitle, fields: fields)
     }
 
-    /// The item with its picture and attribution from the lookup, or a field saying why it has none.
+    /// The item with the lookup's result in place of any earlier one, and its picture and attribution when the
+    /// answer has a picture.
     static func attach(_ result: Result<InstantAnswerLookup.Answer, ItemSourceError>, to item: Item) -> Item {
         var item = item
-        item.imageLookupFailure = nil
         switch result {
         case .failure(let error):
-            item.imageLookupFailure = error.message
-            item.fields.append(Item.Field("Image", "lookup failed: \(error.message)"))
+            item.imageLookup = .failed(reason: error.message)
         case .success(let answer):
-            item.fields.append(Item.Field("Image lookup", answer.url.absoluteString, link: .record))
+            item.imageLookup = .answered(answer)
             if let image = answer.image {
                 item.imageURL = image
                 item.attribution = "Image from \(answer.abstractURL) \(answer.abstractSource)"
-                item.fields.append(Item.Field("Image", image.absoluteString, link: .image))
-            } else {
-                item.fields.append(Item.Field("Image", "none: \(answer.noImageReason ?? "no image in the answer")"))
             }
-            if !answer.abstractSource.isEmpty { item.fields.append(Item.Field("Abstract source", answer.abstractSource)) }
-            if !answer.abstractURL.isEmpty {
-                item.fields.append(Item.Field("Abstract URL", answer.abstractURL, link: .page))
-            }
-            if !answer.abstractText.isEmpty { item.fields.append(Item.Field("Abstract", answer.abstractText)) }
         }
         return item
     }

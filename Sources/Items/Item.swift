@@ -5,7 +5,7 @@ public struct Item: Sendable, Hashable, Identifiable {
     public var id: String
     public var title: String
     public var subtitle: String
-    /// Labelled values for the detail pane, in the source's order.
+    /// Labelled values for the detail pane, in the source's order (an image lookup's come after them: `allFields`).
     public var fields: [Field]
     /// The full-size image (shown in the detail pane).
     public var imageURL: URL?
@@ -13,12 +13,15 @@ public struct Item: Sendable, Hashable, Identifiable {
     public var thumbnailURL: URL?
     /// Who the picture is from, shown under the row ("Image from ...").
     public var attribution: String?
-    /// Why the lookup of the picture failed, for a source that asks a second server for it (SWAPI's Instant
-    /// Answers): an item without an image URL and with this failed to find its picture, rather than having none.
-    public var imageLookupFailure: String?
+    /// What the lookup of the picture found, for a source that asks a second server for it (SWAPI's Instant
+    /// Answers); nil for a source without one.
+    public var imageLookup: ImageLookup?
+    /// The line of input this item was read from, byte for byte (a list piped in on stdin): what a picker prints
+    /// back, even when it is not UTF-8. Nil for an item from anywhere else.
+    public var inputLine: [UInt8]?
 
     public init(id: String, title: String, subtitle: String = "", fields: [Field] = [], imageURL: URL? = nil,
-                thumbnailURL: URL? = nil, attribution: String? = nil, imageLookupFailure: String? = nil) {
+                thumbnailURL: URL? = nil, attribution: String? = nil, imageLookup: ImageLookup? = nil) {
         self.id = id
         self.title = title
         self.subtitle = subtitle
@@ -26,11 +29,18 @@ public struct Item: Sendable, Hashable, Identifiable {
         self.imageURL = imageURL
         self.thumbnailURL = thumbnailURL
         self.attribution = attribution
-        self.imageLookupFailure = imageLookupFailure
+        self.imageLookup = imageLookup
     }
 
     /// The URL a row's thumbnail is loaded from.
     public var rowImageURL: URL? { thumbnailURL ?? imageURL }
+
+    /// Why the lookup of the picture failed: an item without an image URL and with this failed to find its picture,
+    /// rather than having none.
+    public var imageLookupFailure: String? { imageLookup?.failure }
+
+    /// Every labelled value of the item: the source's fields, then its image lookup's.
+    public var allFields: [Field] { fields + (imageLookup?.fields ?? []) }
 
     /// A labelled value of an item.
     public struct Field: Sendable, Hashable {

@@ -26,7 +26,7 @@ extension TableController {
         return visibleRows.count { row in
             guard let index = itemIndex(forRow: row), items[index].rowImageURL != nil else { return false }
             switch pool.slot(forItem: index)?.thumbnail ?? .none {
-            case .loaded, .failed: return false
+            case .loaded, .failed, .lookupFailed: return false
             case .loading, .none: return true
             }
         }
@@ -36,7 +36,7 @@ extension TableController {
     public var failedThumbnails: [(title: String, reason: String)] {
         visibleRows.compactMap { row in
             guard let index = itemIndex(forRow: row),
-                  case .failed(let reason) = pool.slot(forItem: index)?.thumbnail else { return nil }
+                  let reason = pool.slot(forItem: index)?.thumbnail.failureReason else { return nil }
             return (items[index].title, reason)
         }
     }

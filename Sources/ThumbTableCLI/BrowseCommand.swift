@@ -2,6 +2,9 @@ import ArgumentParser
 import FoundationEssentials
 import Items
 import ItemSources
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `thumbtable browse URL --items KEYPATH --title KEYPATH ...`: any paged JSON API; `thumbtable browse DIR`: the
 /// images in a folder.
@@ -54,6 +57,12 @@ struct BrowseCommand: BrowsingCommand {
 
     @OptionGroup var display: DisplayOptions
 
+    /// Items read from a file or named pipe as they arrive, a path or an http(s) URL a line (with --title, a JSON
+    /// object a line): the stdin source a picker will use, reachable until then without one. Hidden: the picker
+    /// reads stdin itself, with the screen on /dev/tty.
+    @Option(help: .hidden)
+    var itemsFrom: String?
+
     /// The argument as a folder, when it is not an http(s) URL.
     var folder: URL? {
         let scheme = URL(string: location)?.scheme?.lowercased()
@@ -70,6 +79,7 @@ struct BrowseCommand: BrowsingCommand {
     }
 
     func validate() throws {
+        if itemsFrom != nil { return }
         if let folder {
             var isDirectory = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
@@ -89,6 +99,7 @@ struct BrowseCommand: BrowsingCommand {
     }
 
     func source() throws -> any ItemSource {
+        if let itemsFrom { return try Self.itemStream(from: itemsFrom, jsonLines: title == nil ? nil : keyPaths) }
         if let folder {
             do {
                 return try FolderSource(directory: folder, recursive: recursive)
@@ -98,8 +109,27 @@ struct BrowseCommand: BrowsingCommand {
                 throw RunFailure(error.message)
             }
         }
-        return JSONAPISource(url: URL(string: location)!, keyPaths: .init(
-            items: items, title: title ?? "", subtitle: subtitle, image: image, thumbnail: thumb, next: next,
-            pageParameter: pageParam, limitParameter: limitParam, limit: limit))
+        return JSONAPISource(url: URL(string: location)!, keyPaths: keyPaths)
+    }
+
+    /// Where the key path options say an item's parts are.
+    var keyPaths: JSONAPISource.KeyPaths {
+        .init(items: items, title: title ?? "", subtitle: subtitle, image: image, thumbnail: thumb, next: next,
+              pageParameter: pageParam, limitParameter: limitParam, limit: limit)
+    }
+
+    /// The items of a file or named pipe (opened for reading here: a pipe waits for its writer), read as they come.
+    static func itemStream(from path: String, jsonLines: JSONAPISource.KeyPaths?) throws -> ItemStreamSource {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw RunFailure("cannot read the items in \(path): \(String(cString: strerror(errno)))")
+        }
+        do {
+            return try ItemStreamSource(reading: descriptor, format: jsonLines.map { .jsonLines($0) } ?? .lines,
+                                        name: path)
+        } catch {
+            close(descriptor)
+            throw RunFailure(error.message)
+        }
     }
 }

@@ -43,7 +43,7 @@ import Testing
         #expect(page.next == nil)
         #expect(page.notes.count == 2, "\(page.notes)")
 
-        let answer = InstantAnswerLookup.parse(Data(#"{"Image": "file:///dev/tty"}"#.utf8), query: "q",
+        let answer = InstantAnswerLookup.parse(Array(#"{"Image": "file:///dev/tty"}"#.utf8), query: "q",
                                                url: server.url("/ia"), imageBase: server.url("/"))
         let value = try answer.get()
         #expect(value.image == nil)

@@ -29,7 +29,7 @@ func pageError(_ source: some ItemSource, at cursor: PageCursor? = nil) async ->
 }
 
 func field(_ item: Item, _ label: String) -> String? {
-    item.fields.first { $0.label == label }?.value
+    item.allFields.first { $0.label == label }?.value
 }
 
 @Suite struct SWAPISourceTests {
@@ -53,7 +53,7 @@ func field(_ item: Item, _ label: String) -> String? {
             #expect(field(wookie, "Classification") == "mammal")
             #expect(field(wookie, "Image lookup")?.contains("/ia/?q=Wookie%20star%20wars&format=json") == true)
             // Each link says what it is: the page to read, the picture, the API's JSON (the homeworld included).
-            let links = Dictionary(wookie.fields.compactMap { f in f.link.map { (f.label, $0) } },
+            let links = Dictionary(wookie.allFields.compactMap { f in f.link.map { (f.label, $0) } },
                                    uniquingKeysWith: { a, _ in a })
             #expect(links == ["Abstract URL": .page, "Image": .image, "Image lookup": .record, "Homeworld": .record,
                               "Record": .record])
@@ -82,7 +82,7 @@ func field(_ item: Item, _ label: String) -> String? {
 
     @Test func relativeImagesFromTheRealAPIPointAtDuckDuckGosSite() {
         let url = URL(string: "https://api.duckduckgo.com/?q=Rust&format=json")!
-        let answer = InstantAnswerLookup.parse(Data(#"{"Image":"/i/832f249b.png"}"#.utf8), query: "Rust", url: url,
+        let answer = InstantAnswerLookup.parse(Array(#"{"Image":"/i/832f249b.png"}"#.utf8), query: "Rust", url: url,
                                                imageBase: URL(string: "https://duckduckgo.com/")!)
         let image = (try? answer.get())?.image
         #expect(image?.absoluteString == "https://duckduckgo.com/i/832f249b.png")
@@ -228,7 +228,7 @@ func field(_ item: Item, _ label: String) -> String? {
             let refreshed = try #require(await source.refreshImage(of: failed))
             #expect(refreshed.imageURL == server.url("/i/ewok.png"))
             #expect(refreshed.attribution == "Image from https://starwars.fandom.com/wiki/Ewok Wookieepedia")
-            #expect(refreshed.fields.filter { $0.label == "Image" }.count == 1, "the old reason is replaced, not kept")
+            #expect(refreshed.allFields.filter { $0.label == "Image" }.count == 1, "the old reason is replaced, not kept")
         }
     }
 }

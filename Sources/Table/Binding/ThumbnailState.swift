@@ -10,18 +10,19 @@ public enum ThumbnailState: Sendable, Equatable {
     case loaded(CellBuffer)
     /// The load failed; the reason is shown in the detail pane.
     case failed(String)
+    /// The source's lookup of the picture failed, so there is no URL to load (drawn as "lookup failed"; `r` asks
+    /// again); the reason is shown in the detail pane.
+    case lookupFailed(String)
 
     public var isLoading: Bool { if case .loading = self { true } else { false } }
 
-    /// The state of a row whose picture could not be looked up (the source's lookup failed, so there is no URL to
-    /// load): a failure, told from a failed download by its reason's prefix, drawn as "lookup failed".
-    static func lookupFailed(_ reason: String) -> ThumbnailState { .failed(lookupFailurePrefix + reason) }
-
-    static let lookupFailurePrefix = "image lookup failed: "
-
-    /// Whether this is a failed lookup rather than a failed load.
-    public var isLookupFailure: Bool {
-        if case .failed(let reason) = self { reason.hasPrefix(Self.lookupFailurePrefix) } else { false }
+    /// Why the load failed, or why the lookup did ("image lookup failed: ..."); nil when nothing failed.
+    public var failureReason: String? {
+        switch self {
+        case .failed(let reason): reason
+        case .lookupFailed(let reason): "image lookup failed: " + reason
+        case .none, .loading, .loaded: nil
+        }
     }
 
     /// Waits for a picture: `.loaded`, or `.failed` with the reason; nil when the load was cancelled.

@@ -194,7 +194,7 @@ public struct ListState: Sendable {
     /// The text an item holds, in UTF-8 bytes: what a source's items cost beyond their count.
     static func textBytes(of item: Item) -> Int {
         var bytes = item.id.utf8.count + item.title.utf8.count + item.subtitle.utf8.count
-        bytes += item.fields.reduce(0) { $0 + $1.label.utf8.count + $1.value.utf8.count }
+        bytes += item.allFields.reduce(0) { $0 + $1.label.utf8.count + $1.value.utf8.count }
         bytes += (item.imageURL?.absoluteString.utf8.count ?? 0) + (item.thumbnailURL?.absoluteString.utf8.count ?? 0)
         bytes += (item.attribution?.utf8.count ?? 0) + (item.imageLookupFailure?.utf8.count ?? 0)
         return bytes

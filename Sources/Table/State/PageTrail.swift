@@ -48,7 +48,7 @@ struct PageTrail: Sendable {
         for item in items {
             hasher.combine(item.title)
             hasher.combine(item.subtitle)
-            hasher.combine(item.fields)
+            hasher.combine(item.allFields)
             hasher.combine(item.imageURL)
             hasher.combine(item.thumbnailURL)
             hasher.combine(item.attribution)

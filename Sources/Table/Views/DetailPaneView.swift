@@ -12,7 +12,7 @@ struct DetailPaneView {
 
     /// The text of the pane, wrapped to `width`.
     func textLines(width: Int) -> [(String, CellStyle.Role)] {
-        let item = pane.item
+        let item = pane.item, fields = item.allFields
         var lines: [(String, CellStyle.Role)] = []
         for line in TextWrap.lines(item.title, width: width) { lines.append((line, .title)) }
         if !item.subtitle.isEmpty {
@@ -23,11 +23,11 @@ struct DetailPaneView {
             let wrapped = TextWrap.lines(label + ": " + value, width: width)
             for (i, line) in wrapped.enumerated() { lines.append((line, i == 0 ? .labelled(label.count + 1) : .plain)) }
         }
-        for f in item.fields { field(f.label, f.value) }
-        if !item.fields.isEmpty { lines.append(("", .plain)) }
+        for f in fields { field(f.label, f.value) }
+        if !fields.isEmpty { lines.append(("", .plain)) }
         // A source that lists the picture among its fields (SWAPI's lookup does) has said it: once is enough.
         func linkField(_ label: String, _ url: URL?) {
-            guard let url, !item.fields.contains(where: { $0.label == label && $0.value == url.absoluteString })
+            guard let url, !fields.contains(where: { $0.label == label && $0.value == url.absoluteString })
             else { return }
             field(label, url.absoluteString)
         }
@@ -47,7 +47,7 @@ struct DetailPaneView {
         case .none: "no image"
         case .loading: "loading…"
         case .loaded(let picture): "loaded (\(picture.width)x\(picture.height) cells)"
-        case .failed(let reason): "failed: \(reason)"
+        case .failed, .lookupFailed: "failed: \(state.failureReason ?? "")"
         }
     }
 
@@ -92,7 +92,7 @@ struct DetailPaneView {
                 buffer.put((TerminalText.unicodeAvailable ? "✗ " : "x ") + "image failed", x: x + 1,
                            y: y + box.rows / 2, style: theme.error, maxWidth: box.columns - 1)
                 buffer.put(reason, x: x + 1, y: y + box.rows / 2 + 1, style: theme.subtitle, maxWidth: box.columns - 1)
-            case .none:
+            case .none, .lookupFailed:
                 break
             }
         }

@@ -16,7 +16,7 @@ struct ThumbnailView {
             buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
             buffer.put(String(Spinner.frame(tick)), x: x + box.columns / 2, y: y + box.rows / 2,
                        style: theme.placeholder)
-        case .failed where state.isLookupFailure:
+        case .lookupFailed:
             // Not a picture that failed to load: no picture was found to load. r looks it up again.
             buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
             let label = box.columns >= 13 ? "lookup failed" : box.columns >= 6 ? "lookup" : "?"

@@ -1,21 +1,25 @@
 import Items
 import Synchronization
 
-/// The images a folder walk has found so far, in listing order: the walk (on a thread of its own) adds to it, pages
-/// wait on it for the rows they show, and it tells the walk to stop when nobody wants the rest.
-final class FolderListing: Sendable {
+/// The images a folder walk has found so far, in listing order.
+typealias FolderListing = GrowingListing<[UInt8]>
+
+/// What a producer on a thread of its own (a folder walk, a reader of stdin) has found so far, in listing order: the
+/// producer adds to it, pages wait on it for the rows they show, and it tells the producer to stop when nobody wants
+/// the rest.
+final class GrowingListing<Element: Sendable>: Sendable {
     /// How a walk ended.
     enum End: Sendable, Equatable {
-        /// Every folder was read.
+        /// Every folder was read (every line, up to the end of the input).
         case complete
         /// `stop()` was called before the walk was done (the folder's source was let go: the user quit).
         case stopped
     }
 
-    /// What a page sees: the paths it asked for, and how far the walk has got.
+    /// What a page sees: the entries it asked for, and how far the walk has got.
     struct Window: Sendable {
-        /// Paths relative to the listed folder, in order, from the offset asked for.
-        var paths: [[UInt8]]
+        /// The entries from the offset asked for, in order (for a folder: paths relative to it).
+        var paths: [Element]
         /// How many paths are listed in order so far.
         var listed: Int
         /// How many image names the walk has read so far, some not yet in order (a folder's names wait for the
@@ -35,7 +39,7 @@ final class FolderListing: Sendable {
     }
 
     private struct State {
-        var paths: [[UInt8]] = []
+        var paths: [Element] = []
         var found = 0
         var foldersLeftOut = 0
         var end: End?
@@ -60,7 +64,7 @@ final class FolderListing: Sendable {
     }
 
     /// Adds paths after those listed, and wakes the pages they complete.
-    func list(_ paths: [[UInt8]]) {
+    func list(_ paths: [Element]) {
         guard !paths.isEmpty else { return }
         let ready = state.withLock { state in
             state.paths.append(contentsOf: paths)
@@ -73,7 +77,7 @@ final class FolderListing: Sendable {
     }
 
     /// Adds the last paths, records the end of the walk and wakes everyone waiting.
-    func finish(_ end: End, listing last: [[UInt8]] = []) {
+    func finish(_ end: End, listing last: [Element] = []) {
         let (waiters, endWaiters) = state.withLock { state in
             state.paths.append(contentsOf: last)
             state.end = end
@@ -94,10 +98,10 @@ final class FolderListing: Sendable {
         state.withLock { $0.stopRequested = true }
     }
 
-    /// The paths from `start` on, at most `count` of them, once that many are listed or the walk has ended.
-    /// Throws `CancellationError` when the calling task is cancelled first.
-    func window(from start: Int, count: Int) async throws -> Window {
-        let needed = start + count
+    /// The paths from `start` on, at most `count` of them, once that many are listed (or, with `atLeast`, that
+    /// many) or the walk has ended. Throws `CancellationError` when the calling task is cancelled first.
+    func window(from start: Int, count: Int, atLeast: Int? = nil) async throws -> Window {
+        let needed = start + min(count, atLeast ?? count)
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
@@ -121,7 +125,7 @@ final class FolderListing: Sendable {
             waiter?.continuation.resume(throwing: CancellationError())
         }
         return state.withLock { state in
-            let end = min(state.paths.count, needed)
+            let end = min(state.paths.count, start + count)
             let paths = start < end ? Array(state.paths[start..<end]) : []
             return Window(paths: paths, listed: state.paths.count, found: state.found,
                           foldersLeftOut: state.foldersLeftOut, end: state.end)
