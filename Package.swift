@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Cells", "Pixels", "Codecs", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ThumbTableCLITests", dependencies: [
-            "ThumbTableCLI", "Pipeline", "Table", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ThumbTableCLI", "Pipeline", "Table", "Items", "LocalFiles",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TableTests", dependencies: ["Table", "Cells", "Items", "TestSupport", "App"],
                     resources: [.copy("Golden")]),

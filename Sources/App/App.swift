@@ -30,6 +30,9 @@ public final class App {
     private let detailPixels: DetailPanePixels?
     /// What a picker's Enter chose (`TableController.Configuration.picking`), in list order; empty until then.
     public private(set) var picked: [Item] = []
+    /// Called after each `update()`, before the frame is drawn: a picker looks there at what has arrived (an empty
+    /// input, the one match of `--select-1`), and may end the run.
+    public var afterUpdate: (@MainActor () -> Void)?
     /// Called when the loop ends, before the terminal is restored: the counters are read there, as they stood.
     public var onQuit: (@MainActor () -> Void)?
     /// Called once the loop has ended and the terminal is given back, before `exitDeadline` starts: what the program
@@ -231,6 +234,13 @@ public final class App {
         detailPixels?.screenRepainted()
     }
 
+    /// Ends the loop choosing `items` (as a picker's Enter does), with exit status 0.
+    public func pick(_ items: [Item]) {
+        guard exitStatus == nil else { return }
+        picked = items
+        quit(status: 0)
+    }
+
     /// Ends the loop with an exit status (0 for q): restores the terminal now, writes what the program leaves
     /// behind (`onRestored`), and ends the process within `exitDeadline` whatever the caller's cleanup waits for.
     ///
@@ -277,8 +287,7 @@ public final class App {
                 quit(status: status)
                 return
             case .pick(let items):
-                picked = items
-                quit(status: 0)
+                pick(items)
                 return
             case .suspend:
                 suspend()
@@ -316,6 +325,8 @@ public final class App {
             terminal.draw(split.composeFrame(columns: terminal.size.columns, rows: terminal.size.rows))
         } else {
             table.update()
+            afterUpdate?()
+            guard exitStatus == nil else { return }
             terminal.draw(table.frame())
             drawDetailPixels()
         }

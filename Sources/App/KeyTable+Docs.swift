@@ -6,10 +6,19 @@ extension KeyTable {
         binding.label.replacing("  ", with: ", ")
     }
 
+    /// Every line the docs list: the table's, then the picker's, marked as such.
+    static var documented: [KeyBinding] {
+        bindings + pickerBindings.map { binding in
+            var picking = binding
+            picking.label += " (picking)"
+            return picking
+        }
+    }
+
     /// The keys as a Markdown table: the main ones in the help's words (the README), or every line in the docs'
-    /// words (docs/keys.md).
+    /// words (docs/keys.md), the picker's (`thumbtable pick`, `--pick`) last.
     public static func markdown(mainOnly: Bool) -> String {
-        let rows = bindings.filter { !mainOnly || $0.main }.map { binding in
+        let rows = (mainOnly ? bindings.filter(\.main) : documented).map { binding in
             "| \(docLabel(binding)) | \((mainOnly ? binding.help : nil) ?? binding.docText) |"
         }
         return (["| key | action |", "|---|---|"] + rows).joined(separator: "\n")
@@ -19,7 +28,7 @@ extension KeyTable {
     public static var manualSection: String {
         var lines = [".Sh KEYS", "Keys of the table, the grid and the panes; ? shows them in the program.",
                      ".Bl -tag -width 6n"]
-        for binding in bindings {
+        for binding in documented {
             lines += [".It Sy \"\(Manual.escaped(docLabel(binding)))\"", Manual.escaped(binding.docText)]
         }
         return (lines + [".El"]).joined(separator: "\n")

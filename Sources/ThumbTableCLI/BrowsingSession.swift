@@ -12,13 +12,21 @@ import TextArt
 /// built around a source from the display options, run until the user quits.
 struct BrowsingSession {
     let options: DisplayOptions
+    /// The `pick` command: picking without `--pick`, and what `--print-key` asks of a JSON item.
+    var pickCommand: (implied: Bool, key: String?) = (false, nil)
 
     /// Opens the table on `source` and runs it until the user quits; then writes the stats file if one was asked for.
     @MainActor
     func run(source: any ItemSource) async throws {
+        try options.picking.check(implied: pickCommand.implied)
+        let picking = options.picking.picking(implied: pickCommand.implied)
+        if picking != nil, options.printing.print {
+            throw ValidationError("--print prints one screen; picking shows the list to pick from: use one of them")
+        }
         if options.printing.print { return try await printScreen(source: source) }
         let (pipeline, diskProblem) = makePipeline(for: source)
-        let configuration = try tableConfiguration(prefetch: !options.noPrefetch)
+        var configuration = try tableConfiguration(prefetch: !options.noPrefetch)
+        configuration.picking = picking
         let app = try App(source: source, configuration: configuration, colors: colorRequest,
                           saveFolder: options.saveAndFilter.saveFolder, graphics: options.graphics.request,
                           pixels: pipeline) { colors, unicode in
@@ -33,8 +41,10 @@ struct BrowsingSession {
                 table?.say("Disk cache off: \(error)")
             }
         }
+        let pick = picking.map { _ in PickSession(options: options.picking, key: pickCommand.key, app: app) }
         app.onRestored = { [unowned app] status in
-            (try? writeStats(of: app.table, pipeline)) == nil ? 1 : status
+            let status = pick?.finish(status: status, localFiles: source.origin == .local) ?? status
+            return (try? writeStats(of: app.table, pipeline)) == nil ? 1 : status
         }
         let status = await app.run()
         await pipeline.cancelAll()

@@ -71,6 +71,8 @@ struct DisplayOptions: ParsableArguments {
 
     @OptionGroup(title: "Print mode") var printing: PrintOptions
 
+    @OptionGroup(title: "Picking") var picking: PickOptions
+
     @Option(help: ArgumentHelp(
         "Shed the memory caches when resident memory passes this many MB.",
         discussion: "Default: 90 % of the cgroup's memory.max, else a quarter of the machine's memory."))

@@ -39,6 +39,12 @@ enum ManualSections {
         ("thumbtable swapi", "SWAPI's species, each with a picture found by DuckDuckGo (network)."),
         ("thumbtable browse ~/Pictures --print > list.txt", "One screen of the table on stdout, for a script."),
         ("thumbtable render photo.jpg", "One image as text art on stdout."),
+        ("feh --bg-fill \"$(find ~/Pictures -name '*.jpg' | thumbtable pick --layout grid)\"",
+         "A wallpaper picker: the chosen file's path on stdout (Esc: nothing, exit status 130)."),
+        ("ls *.png | thumbtable pick --multi --print0 | xargs -0 -r cp -t /tmp/chosen",
+         "Tab marks several pictures; Enter prints them, each ended by a NUL."),
+        ("curl -s https://jsonplaceholder.typicode.com/photos | thumbtable pick --items '' --title title "
+            + "--image thumbnailUrl", "Pick from an API's JSON: the item's image URL on stdout."),
     ]
 
     /// The four sections in mdoc, in the order they go before EXIT STATUS.

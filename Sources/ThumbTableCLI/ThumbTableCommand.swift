@@ -60,7 +60,7 @@ struct ThumbTableCommand: AsyncParsableCommand {
             """,
         version: ThumbTableCommand.version,
         subcommands: [DemoCommand.self, SWAPICommand.self, PhotosCommand.self, BrowseCommand.self, FlickrCommand.self,
-                      ServeDemoCommand.self, RenderCommand.self, CacheCommand.self],
+                      ServeDemoCommand.self, RenderCommand.self, CacheCommand.self, PickCommand.self],
         defaultSubcommand: DemoCommand.self
     )
 

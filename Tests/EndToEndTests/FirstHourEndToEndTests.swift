@@ -122,7 +122,7 @@ struct FirstHourEndToEndTests {
     }
 
     /// No option's help says its default twice (`--save-dir` said "(default: the current folder). (default: .)").
-    @Test(arguments: ["demo", "swapi", "photos", "browse", "flickr", "serve-demo", "render", "cache"])
+    @Test(arguments: ["demo", "swapi", "photos", "browse", "flickr", "serve-demo", "render", "cache", "pick"])
     func everyOptionsHelpSaysItsDefaultOnce(command: String) throws {
         let run = try BinaryRun.run([command, "--help"])
         #expect(run.status == 0, "\(run.stderrText)")

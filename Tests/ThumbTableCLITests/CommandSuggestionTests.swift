@@ -8,7 +8,7 @@ import Testing
 
     @Test(arguments: [("brwse", "browse"), ("borwse", "browse"), ("BROWSE", "browse"), ("rendr", "render"),
                       ("chache", "cache"), ("flikr", "flickr"), ("swpai", "swapi"), ("phots", "photos"),
-                      ("serve", "serve-demo"), ("servedemo", "serve-demo"), ("dmeo", "demo")])
+                      ("serve", "serve-demo"), ("servedemo", "serve-demo"), ("dmeo", "demo"), ("pikc", "pick")])
     func aTypoGetsTheNearestCommand(_ typo: String, _ command: String) throws {
         #expect(CommandSuggestion.nearest(to: typo, among: commands) == command)
         let message = try #require(CommandSuggestion.mistake(in: [typo, "--size", "3x3"], commands: commands))
@@ -20,7 +20,7 @@ import Testing
         #expect(CommandSuggestion.nearest(to: word, among: commands) == nil)
         let message = try #require(CommandSuggestion.mistake(in: [word], commands: commands))
         #expect(message == "'\(word)' is not a command. The commands are demo, swapi, photos, browse, flickr, "
-                + "serve-demo, render, cache (thumbtable --help says what each does).")
+                + "serve-demo, render, cache, pick (thumbtable --help says what each does).")
     }
 
     @Test(arguments: [[], ["--latency", "0", "--jitter", "0"], ["-h"], ["browse", "brwse"], ["help", "render"],
