@@ -16,7 +16,7 @@ import Glibc
 /// read the terminal.
 public struct FolderSource: ItemSource {
     /// The file extensions listed, lower-cased.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "jxl"]
 
     public let name: String
     public let attribution: String
@@ -88,7 +88,7 @@ public struct FolderSource: ItemSource {
         let walking = window.end == nil
         guard window.listed > 0 || walking else {
             return ItemPage(items: [], next: nil, totalCount: 0, notes: [
-                "\(directory) is empty: it has no images (.jpg, .jpeg, .png, .gif, .webp)"
+                "\(directory) is empty: it has no images (.jpg, .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .jxl)"
                     + (recursive ? " in it or below it" : "; --recursive also looks in the folders below it")
                     + (window.foldersLeftOut > 0 ? " (\(Self.subfolders(window.foldersLeftOut)))" : ""),
             ])

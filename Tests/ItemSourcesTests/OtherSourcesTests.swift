@@ -151,7 +151,7 @@ import Testing
         let page = try await source.page(at: source.firstPage)
         #expect(page.items.isEmpty && page.next == nil)
         #expect(page.notes == ["\(empty.path) is empty: it has no images (.jpg, .jpeg, .png, .gif, "
-            + ".webp); --recursive also looks in the folders below it"])
+            + ".webp, .heic, .heif, .avif, .jxl); --recursive also looks in the folders below it"])
         #expect(throws: ItemSourceError("\(folder.path)/nothing does not exist")) {
             try FolderSource(directory: folder.appendingPathComponent("nothing"))
         }
