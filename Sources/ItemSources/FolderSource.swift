@@ -134,7 +134,7 @@ public struct FolderSource: ItemSource {
         let info = (try? LocalFile.readPrefix(path, count: ImageFileInfo.headerLimit)).flatMap(ImageFileInfo.parse)
         fields.append(Item.Field("Size", Self.describeSize(bytes)))
         fields.append(Item.Field("Pixel dimensions", info.map { "\($0.width) x \($0.height)" } ?? "unknown"))
-        fields.append(Item.Field("Format", info?.format ?? "not a JPEG, PNG, GIF or WebP the header says"))
+        fields.append(Item.Field("Format", info?.format ?? "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL the header says"))
         fields.append(Item.Field("Modified", modified.map(Self.describeDate) ?? "unknown"))
         let subtitle = [info?.format ?? "unknown format", info.map { "\($0.width)x\($0.height)" },
                         Self.describeSize(bytes)].compactMap { $0 }.joined(separator: " · ")

@@ -130,7 +130,7 @@ import Testing
         #expect(field(coffee, "Format") == "PNG")
         #expect(field(coffee, "Modified")?.count == 19)
         #expect(field(items[0], "Pixel dimensions") == "640 x 427" && field(items[0], "Format") == "JPEG")
-        #expect(field(items[2], "Format") == "not a JPEG, PNG, GIF or WebP the header says")
+        #expect(field(items[2], "Format") == "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL the header says")
         #expect(coffee.subtitle == "PNG · 600x400 · 455.8 KB")
     }
 
