@@ -16,7 +16,8 @@ enum HEIFDecoder {
         try withPrimaryImage(bytes, format: format) { heif, handle throws(DecodeError) in
             let size = displayedSize(heif, handle)
             try options.checkPixelCount(width: size.width, height: size.height, format: format)
-            try options.checkMemory(DecodeCost.heif(size, bitDepth: Int(heif.image_handle_get_luma_bits_per_pixel(handle))))
+            let bitDepth = Int(heif.image_handle_get_luma_bits_per_pixel(handle))
+            try options.checkMemory(DecodeCost.heif(size, bitDepth: bitDepth))
             let bitmap = try decodePixels(heif, handle, format: format)
             return DecodedImage(bitmap: bitmap, format: format, originalWidth: size.width, originalHeight: size.height)
         }
@@ -80,7 +81,8 @@ enum HEIFDecoder {
         let width = Int(heif.image_get_width(image, heif_channel_interleaved))
         let height = Int(heif.image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif.image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+        guard width > 0, height > 0,
+              let plane = heif.image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               Int(stride) >= width * 4
         else { throw .corrupt(format, reason: "heif_decode_image returned no RGBA plane") }
         return try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in

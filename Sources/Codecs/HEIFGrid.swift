@@ -8,7 +8,8 @@ enum HEIFGrid {
                                format: ImageFormat) throws(DecodeError) {
         let tiles = largestTileCount(bytes)
         guard tiles <= limit else {
-            throw .unsupported(format, reason: "its grid declares \(tiles) tiles, above the \(limit) one image may have")
+            throw .unsupported(format,
+                               reason: "its grid declares \(tiles) tiles, above the \(limit) one image may have")
         }
     }
 

@@ -16,7 +16,9 @@ import Glibc
 /// read the terminal.
 public struct FolderSource: ItemSource {
     /// The file extensions listed, lower-cased.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "jxl"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "jxl",
+    ]
 
     public let name: String
     public let attribution: String
@@ -134,7 +136,8 @@ public struct FolderSource: ItemSource {
         let info = (try? LocalFile.readPrefix(path, count: ImageFileInfo.headerLimit)).flatMap(ImageFileInfo.parse)
         fields.append(Item.Field("Size", Self.describeSize(bytes)))
         fields.append(Item.Field("Pixel dimensions", info.map { "\($0.width) x \($0.height)" } ?? "unknown"))
-        fields.append(Item.Field("Format", info?.format ?? "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL the header says"))
+        fields.append(Item.Field("Format",
+                                 info?.format ?? "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL the header says"))
         fields.append(Item.Field("Modified", modified.map(Self.describeDate) ?? "unknown"))
         let subtitle = [info?.format ?? "unknown format", info.map { "\($0.width)x\($0.height)" },
                         Self.describeSize(bytes)].compactMap { $0 }.joined(separator: " · ")

@@ -54,13 +54,16 @@ struct NewerFormatsEndToEndTests {
     @Test func eachFormatDecodesOverHTTPWithPrint() async throws {
         try await withFolder { folder in
             try await TestHTTPServer.with { server in
-                let results = Self.names.map { ["name": "Picture \($0)", "image": "/img/\($0.split(separator: ".")[0])"] }
+                let results = Self.names.map { name in
+                    ["name": "Picture \(name)", "image": "/img/\(name.split(separator: ".")[0])"]
+                }
                 let body = try JSONSerialization.data(withJSONObject: ["results": results])
                 server.serve("/api", .ok([UInt8](body), contentType: "application/json"))
                 for name in Self.names {
                     let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
                     // No extension in the URL and a generic type: the bytes alone say the format.
-                    server.serve("/img/\(name.split(separator: ".")[0])", .ok(bytes, contentType: "application/octet-stream"))
+                    server.serve("/img/\(name.split(separator: ".")[0])",
+                                 .ok(bytes, contentType: "application/octet-stream"))
                 }
                 let run = try await PipedRun.run(["browse", server.url("/api").absoluteString, "--items", "results",
                                                   "--title", "name", "--image", "image", "--print", "--print-size",

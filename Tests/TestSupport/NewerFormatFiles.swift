@@ -46,7 +46,8 @@ public enum NewerFormatFiles {
     @discardableResult
     public static func make(_ encoder: Encoder, from photo: String = "chelsea.png", in directory: URL,
                             name: String? = nil) throws -> String {
-        let output = directory.appendingPathComponent(name ?? "\(photo.split(separator: ".")[0]).\(encoder.fileExtension)")
+        let stem = photo.split(separator: ".")[0]
+        let output = directory.appendingPathComponent(name ?? "\(stem).\(encoder.fileExtension)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = encoder.arguments(photos.appendingPathComponent(photo).path, output.path)
@@ -55,7 +56,8 @@ public enum NewerFormatFiles {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw EncoderFailed(command: process.arguments?.joined(separator: " ") ?? "", status: process.terminationStatus)
+            throw EncoderFailed(command: process.arguments?.joined(separator: " ") ?? "",
+                                status: process.terminationStatus)
         }
         return output.path
     }
