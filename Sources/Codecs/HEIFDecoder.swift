@@ -18,7 +18,7 @@ enum HEIFDecoder {
             try options.checkPixelCount(width: size.width, height: size.height, format: format)
             let bitDepth = Int(heif.image_handle_get_luma_bits_per_pixel(handle))
             try options.checkMemory(DecodeCost.heif(size, bitDepth: bitDepth))
-            let bitmap = try decodePixels(heif, handle, format: format)
+            let bitmap = try decodePixels(heif, handle, size: size, format: format)
             return DecodedImage(bitmap: bitmap, format: format, originalWidth: size.width, originalHeight: size.height)
         }
     }
@@ -68,7 +68,7 @@ enum HEIFDecoder {
     }
 
     /// Decodes the image to interleaved 8-bit RGBA and copies it, row by row, into a bitmap of its own.
-    private static func decodePixels(_ heif: cheif_library, _ handle: OpaquePointer,
+    private static func decodePixels(_ heif: cheif_library, _ handle: OpaquePointer, size: PixelSize,
                                      format: ImageFormat) throws(DecodeError) -> Bitmap {
         let decoding = heif.decoding_options_alloc()
         defer { heif.decoding_options_free(decoding) }
@@ -85,6 +85,11 @@ enum HEIFDecoder {
               let plane = heif.image_get_plane_readonly(image, heif_channel_interleaved, &stride),
               Int(stride) >= width * 4
         else { throw .corrupt(format, reason: "heif_decode_image returned no RGBA plane") }
+        // libheif 1.15 does not check the coded picture against the declared size: a damaged file can decode to
+        // another size (found by the fuzzer), which the limits and the memory count were not worked out for.
+        guard width == size.width, height == size.height else {
+            throw .corrupt(format, reason: "its coded picture is \(width)x\(height), its header says \(size)")
+        }
         return try makeBitmap(width: width, height: height) { pixels throws(DecodeError) in
             for row in 0..<height {
                 let source = UnsafeRawBufferPointer(start: plane + row * Int(stride), count: width * 4)
