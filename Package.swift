@@ -38,6 +38,11 @@ let package = Package(
         /// libcurl, opened with dlopen on the first request so that commands that fetch nothing never load it. Its
         /// declarations come from `libcurl4-openssl-dev`.
         .target(name: "CCurl"),
+        /// libheif (HEIC, HEIF, AVIF) and libjxl (JPEG XL), opened with dlopen on the first such image, so that
+        /// commands that meet none never load them and the codecs they link. Declarations from `libheif-dev` and
+        /// `libjxl-dev`.
+        .target(name: "CHeif"),
+        .target(name: "CJxl"),
 
         // MARK: Core (pure Swift, no C)
         /// What the program needs beyond FoundationEssentials (which every module imports instead of Foundation, so
@@ -59,9 +64,11 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["Basics", "CCurl"]),
 
         // MARK: Subsystems
-        /// Bytes to bitmaps: JPEG, PNG, GIF, WebP via the system libraries.
-        .target(name: "Codecs", dependencies: ["Pixels", "LocalFiles", "CTurboJPEG", "CPNG", "CGIF", "CWebP"],
-                linkerSettings: staticLibraries),
+        /// Bytes to bitmaps: JPEG, PNG, GIF, WebP, HEIF, AVIF and JPEG XL via the system libraries (the last three
+        /// opened on first use).
+        .target(name: "Codecs", dependencies: [
+            "Basics", "Pixels", "LocalFiles", "CTurboJPEG", "CPNG", "CGIF", "CWebP", "CHeif", "CJxl",
+        ], linkerSettings: staticLibraries),
         /// Bitmaps to grids of text cells.
         .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),
         /// The bundled demo data: the demo server's records, photos and credits, kept at the top level in `Resources/`.

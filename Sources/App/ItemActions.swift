@@ -65,7 +65,8 @@ public final class ItemActions {
                 let fileExtension = original.fileExtension ?? "bin"
                 let name = try await Self.write(original.bytes, folder: folder, stem: stem, fileExtension: fileExtension)
                 note = "saved the image as \(Self.path(folder, name)) (\(Self.size(original.bytes.count)))"
-                    + (original.fileExtension == nil ? "; its bytes are no JPEG, PNG, GIF or WebP" : "")
+                    + (original.fileExtension == nil
+                        ? "; its bytes are no JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL" : "")
             } catch {
                 note = "image not saved: \(error)"
             }

@@ -30,7 +30,7 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty:
             "the image data is empty (0 bytes): the file or download has nothing in it"
         case .unknownFormat(let firstBytes):
-            "not a JPEG, PNG, GIF or WebP image: the data starts with \(firstBytes)"
+            "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL image: the data starts with \(firstBytes)"
         case .inputTooLarge(let bytes, let limit):
             "the image data is \(Self.byteCount(bytes)), above the \(Self.byteCount(limit)) limit; "
                 + "raise the byte limit (DecodeOptions.maxBytes) to decode it"

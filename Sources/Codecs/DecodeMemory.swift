@@ -58,6 +58,10 @@ extension ImageDecoder {
                 ? options.maxMemory : DecodeCost.gif(canvas: size, largestFrame: size.width * size.height)
         case .webp:
             return try WebPDecoder.memoryCost(buffer, size: size, options: options)
+        case .heif, .avif:
+            return try HEIFDecoder.memoryCost(buffer, format: header.format)
+        case .jxl:
+            return DecodeCost.jxl(size)
         }
     }
 }

@@ -45,6 +45,8 @@ public enum ImageDecoder {
         case .png: return try PNGDecoder.decode(buffer, options: options)
         case .gif: return try GIFDecoder.decode(buffer, options: options)
         case .webp: return try WebPDecoder.decode(buffer, options: options)
+        case .heif, .avif: return try HEIFDecoder.decode(buffer, format: format, options: options)
+        case .jxl: return try JXLDecoder.decode(buffer, options: options)
         }
     }
 

@@ -1,6 +1,12 @@
 /// An image file format the decoders understand.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png, gif, webp
+    /// HEIF: HEIC photos (iPhones) and other HEIF stills, decoded by libheif.
+    case heif
+    /// AVIF (AV1 in HEIF), decoded by libheif's AV1 decoder.
+    case avif
+    /// JPEG XL, bare codestream or container, decoded by libjxl.
+    case jxl
 
     /// The format the bytes declare by their magic number, or nil; file names and MIME types are never consulted.
     init?(sniffing bytes: UnsafeRawBufferPointer) {
@@ -17,6 +23,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
             self = .gif
         } else if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) {
             self = .webp
+        } else if let format = Self.sniffingNewerFormats(bytes) {
+            self = format
         } else {
             return nil
         }
@@ -29,6 +37,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .png: "PNG"
         case .gif: "GIF"
         case .webp: "WebP"
+        case .heif: "HEIF"
+        case .avif: "AVIF"
+        case .jxl: "JPEG XL"
         }
     }
 }

@@ -40,6 +40,8 @@ extension ImageDecoder {
         case .png: size = try PNGDecoder.size(buffer)
         case .gif: size = try GIFDecoder.size(buffer)
         case .webp: size = try WebPDecoder.size(buffer)
+        case .heif, .avif: size = try HEIFDecoder.size(buffer, format: format)
+        case .jxl: size = try JXLDecoder.size(buffer)
         }
         return ImageHeader(format: format, width: size.width, height: size.height)
     }

@@ -16,7 +16,9 @@ import Glibc
 /// read the terminal.
 public struct FolderSource: ItemSource {
     /// The file extensions listed, lower-cased.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "jxl",
+    ]
 
     public let name: String
     public let attribution: String
@@ -88,7 +90,7 @@ public struct FolderSource: ItemSource {
         let walking = window.end == nil
         guard window.listed > 0 || walking else {
             return ItemPage(items: [], next: nil, totalCount: 0, notes: [
-                "\(directory) is empty: it has no images (.jpg, .jpeg, .png, .gif, .webp)"
+                "\(directory) is empty: it has no images (.jpg, .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .jxl)"
                     + (recursive ? " in it or below it" : "; --recursive also looks in the folders below it")
                     + (window.foldersLeftOut > 0 ? " (\(Self.subfolders(window.foldersLeftOut)))" : ""),
             ])
@@ -138,7 +140,8 @@ public struct FolderSource: ItemSource {
         let info = (try? LocalFile.readPrefix(path, count: ImageFileInfo.headerLimit)).flatMap(ImageFileInfo.parse)
         fields.append(Item.Field("Size", Self.describeSize(bytes)))
         fields.append(Item.Field("Pixel dimensions", info.map { "\($0.width) x \($0.height)" } ?? "unknown"))
-        fields.append(Item.Field("Format", info?.format ?? "not a JPEG, PNG, GIF or WebP the header says"))
+        fields.append(Item.Field("Format",
+                                 info?.format ?? "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL the header says"))
         fields.append(Item.Field("Modified", modified.map(Self.describeDate) ?? "unknown"))
         let subtitle = [info?.format ?? "unknown format", info.map { "\($0.width)x\($0.height)" },
                         Self.describeSize(bytes)].compactMap { $0 }.joined(separator: " · ")

@@ -34,6 +34,7 @@ struct ImageFileInfo: Sendable, Equatable {
             if starts("VP8X", at: 12) { return ImageFileInfo(format: "WebP", width: le24(24) + 1, height: le24(27) + 1) }
             return nil
         }
+        if let newer = parseNewer(b) { return newer }
         if b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 {
             // Walk the segments to the first start-of-frame marker, which holds the size.
             var i = 2

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Cells
 import FoundationEssentials
 import Glibc
@@ -16,8 +17,13 @@ enum Messages {
     /// Writes `text` with every control character but the line feed made visible.
     static func write(_ text: String, to stream: Stream) {
         // A message that cannot be written has nowhere else to go.
-        let fd = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-        try? StandardStreams.write(Array(visible(text).utf8), to: fd)
+        let bytes = Array(visible(text).utf8)
+        guard stream == .standardError else {
+            try? StandardStreams.write(bytes, to: STDOUT_FILENO)
+            return
+        }
+        // Held while a library's chatter is kept off stderr (QuietStandardError), then written in order.
+        QuietStandardError.whenAudible { try? StandardStreams.write(bytes, to: STDERR_FILENO) }
     }
 
     /// Writes `thumbtable: MESSAGE` and a line break to stderr.

@@ -21,7 +21,7 @@ struct RenderCommand: AsyncParsableCommand {
             keeping its aspect ratio (for cells --cell-aspect as wide as tall), or fills it with --stretch.
             """)
 
-    @Argument(help: "An image file (JPEG, PNG, GIF, WebP) or an http(s) URL.")
+    @Argument(help: "An image file (JPEG, PNG, GIF, WebP, HEIC, AVIF, JPEG XL) or an http(s) URL.")
     var input: String
 
     // Number options take the next argument whatever it looks like, so `--size -5x3` is told what is wrong with

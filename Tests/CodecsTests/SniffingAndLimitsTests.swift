@@ -28,8 +28,8 @@ import Testing
     @Test func htmlIsNotAnImage() throws {
         let error = try #require(Fixtures.error(decoding: "not_an_image.jpg"))
         #expect(error == .unknownFormat(firstBytes: #"3C 21 44 4F 43 54 59 50 ("<!DOCTYP")"#))
-        #expect(error.description == #"not a JPEG, PNG, GIF or WebP image: the data starts with "#
-            + #"3C 21 44 4F 43 54 59 50 ("<!DOCTYP")"#)
+        #expect(error.description == #"not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL image: the data starts "#
+            + #"with 3C 21 44 4F 43 54 59 50 ("<!DOCTYP")"#)
     }
 
     @Test func unknownFormatShowsUnprintableBytesAsDots() {

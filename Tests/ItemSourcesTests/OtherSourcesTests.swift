@@ -130,7 +130,7 @@ import Testing
         #expect(field(coffee, "Format") == "PNG")
         #expect(field(coffee, "Modified")?.count == 19)
         #expect(field(items[0], "Pixel dimensions") == "640 x 427" && field(items[0], "Format") == "JPEG")
-        #expect(field(items[2], "Format") == "not a JPEG, PNG, GIF or WebP the header says")
+        #expect(field(items[2], "Format") == "not a JPEG, PNG, GIF, WebP, HEIF, AVIF or JPEG XL the header says")
         #expect(coffee.subtitle == "PNG · 600x400 · 455.8 KB")
     }
 
@@ -151,7 +151,7 @@ import Testing
         let page = try await source.page(at: source.firstPage)
         #expect(page.items.isEmpty && page.next == nil)
         #expect(page.notes == ["\(empty.path) is empty: it has no images (.jpg, .jpeg, .png, .gif, "
-            + ".webp); --recursive also looks in the folders below it"])
+            + ".webp, .heic, .heif, .avif, .jxl); --recursive also looks in the folders below it"])
         #expect(throws: ItemSourceError("\(folder.path)/nothing does not exist")) {
             try FolderSource(directory: folder.appendingPathComponent("nothing"))
         }

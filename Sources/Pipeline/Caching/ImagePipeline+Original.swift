@@ -18,6 +18,9 @@ extension ImagePipeline {
         case .png: "png"
         case .gif: "gif"
         case .webp: "webp"
+        case .heif: "heic"
+        case .avif: "avif"
+        case .jxl: "jxl"
         }
     }
 }
