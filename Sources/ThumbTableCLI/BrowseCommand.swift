@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Items
 import ItemSources
+import LocalFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,7 @@ struct BrowseCommand: BrowsingCommand {
             """)
 
     // Optional, so the help says the default once, in words: with `= "."` ArgumentParser added "(default: .)".
-    @Argument(help: "The URL of the first page, or a folder (default: the current folder).")
+    @Argument(help: "The URL of the first page, a folder (default: the current folder), or one image file.")
     var url: String?
 
     /// What to browse: the URL or folder given, else the current folder.
@@ -86,10 +87,6 @@ struct BrowseCommand: BrowsingCommand {
                 throw ValidationError("browse needs an http(s) URL or a folder; '\(location)' is neither "
                                       + "(no such file)")
             }
-            guard isDirectory else {
-                throw ValidationError("'\(location)' is a file; browse shows a folder of images "
-                                      + "(or: thumbtable render FILE)")
-            }
             return
         }
         guard title != nil else {
@@ -98,7 +95,30 @@ struct BrowseCommand: BrowsingCommand {
         try Ceiling.check(limit, "--limit", in: 1...Ceiling.pageItems)
     }
 
+    /// The argument as one image file (`thumbtable photo.jpg`), when it names something that is not a folder.
+    var file: LocalPath? {
+        guard itemsFrom == nil, let folder else { return nil }
+        let path = LocalPath(fileURL: folder) ?? LocalPath(folder.path)
+        if case .directory = LocalFile.kind(of: path) { return nil }
+        return path
+    }
+
+    /// A folder or an API as every browsing command runs; one file as a list of one, its detail pane open.
+    @MainActor
+    func run() async throws {
+        var session = BrowsingSession(options: display)
+        session.opensFirstItem = file != nil
+        try await session.run(source: try source())
+    }
+
     func source() throws -> any ItemSource {
+        if let file {
+            do {
+                return try FileSource(path: file)
+            } catch {
+                throw RunFailure(error.message)
+            }
+        }
         if let itemsFrom { return try Self.itemStream(from: itemsFrom, jsonLines: title == nil ? nil : keyPaths) }
         if let folder {
             do {

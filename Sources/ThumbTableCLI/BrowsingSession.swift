@@ -14,6 +14,8 @@ struct BrowsingSession {
     let options: DisplayOptions
     /// The `pick` command: picking without `--pick`, and what `--print-key` asks of a JSON item.
     var pickCommand: (implied: Bool, key: String?) = (false, nil)
+    /// Open the first item's detail pane as soon as it arrives (`thumbtable photo.jpg`: a list of one).
+    var opensFirstItem = false
 
     /// Opens the table on `source` and runs it until the user quits; then writes the stats file if one was asked for.
     @MainActor
@@ -42,6 +44,14 @@ struct BrowsingSession {
             }
         }
         let pick = picking.map { _ in PickSession(options: options.picking, key: pickCommand.key, app: app) }
+        var firstItemOpened = !opensFirstItem
+        app.afterUpdate = { [unowned app] in
+            if !firstItemOpened, !app.table.items.isEmpty {
+                firstItemOpened = true
+                app.table.openSelected()
+            }
+            pick?.look()
+        }
         app.onRestored = { [unowned app] status in
             let status = pick?.finish(status: status, localFiles: source.origin == .local) ?? status
             return (try? writeStats(of: app.table, pipeline)) == nil ? 1 : status

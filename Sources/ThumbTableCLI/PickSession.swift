@@ -27,11 +27,11 @@ final class PickSession {
             for character in query { app.table.editFilter(appending: character) }
             app.table.endFilterEditing()
         }
-        app.afterUpdate = { [weak self] in self?.look() }
     }
 
-    /// After each update: once the whole list is in, an empty one ends the run, and `--select-1` picks a lone match.
-    private func look() {
+    /// After each update (`App.afterUpdate`): once the whole list is in, an empty one ends the run, and
+    /// `--select-1` picks a lone match.
+    func look() {
         let table = app.table
         guard case .end = table.listStatus else { return }
         if table.items.isEmpty {

@@ -233,6 +233,20 @@ struct ReachEndToEndTests {
         #expect(try await tmux.exitStatus() == 0)
     }
 
+    /// `thumbtable photo.png` on a terminal: a list of one, its detail pane open on the picture; Esc shows the list.
+    @Test func aFileOpensInTheDetailPaneOfAListOfOne() async throws {
+        let file = Self.photos.appendingPathComponent("chelsea.png").path
+        let tmux = try TmuxSession([file, "--no-disk-cache"], columns: 120)
+        defer { tmux.close() }
+        try await tmux.waitFor(text: "Image state: loaded")
+        try tmux.send("Escape")
+        try await tmux.waitFor("the list of one") { lines in
+            lines.contains { $0.contains("chelsea.png") } && !lines.contains { $0.contains("Image state") }
+        }
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
     @Test func theConfigFileSetsDefaultsTheCommandLineWinsAndABadOneStops() async throws {
         let scratch = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }

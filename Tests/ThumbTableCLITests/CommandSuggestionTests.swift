@@ -38,8 +38,9 @@ import Testing
         try Data([1, 2, 3]).write(to: file)
         #expect(PathArgument.arguments([folder.path, "--recursive"], commands: commands)
                 == ["browse", folder.path, "--recursive"])
-        #expect(PathArgument.arguments([file.path, "--size", "8x4"], commands: commands)
+        #expect(PathArgument.arguments([file.path, "--size", "8x4"], commands: commands, stdoutIsTerminal: false)
                 == ["render", file.path, "--size", "8x4"])
+        #expect(PathArgument.arguments([file.path], commands: commands, stdoutIsTerminal: true) == ["browse", file.path])
         #expect(PathArgument.arguments(["https://api.example/x", "--title", "name"], commands: commands)
                 == ["browse", "https://api.example/x", "--title", "name"])
         for arguments in [["demo"], ["--color", "none"], ["help"], ["/no/such/thing"], ["ftp://h/x"], []] {
