@@ -55,8 +55,9 @@ struct ThumbTableCommand: AsyncParsableCommand {
         abstract: "Browse lists with image thumbnails in the terminal.",
         discussion: """
             thumbtable PATH shows what PATH names: a folder is browsed (as thumbtable browse PATH), an image file \
-            rendered (thumbtable render PATH), an http(s) URL browsed as a JSON API with browse's key paths. A \
-            folder named like a command is reached as ./NAME.
+            opened in the detail pane (rendered, as thumbtable render PATH, when stdout is not a terminal), an \
+            http(s) URL browsed as a JSON API with browse's key paths. A folder named like a command is reached as \
+            ./NAME. thumbtable pick reads items from stdin and prints the one chosen.
             """,
         version: ThumbTableCommand.version,
         subcommands: [DemoCommand.self, SWAPICommand.self, PhotosCommand.self, BrowseCommand.self, FlickrCommand.self,
