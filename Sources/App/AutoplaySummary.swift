@@ -20,11 +20,7 @@ public struct AutoplaySummary: Sendable, Equatable {
             self.name = name
             slots = table.slotCounters
             self.pipeline = pipeline
-            let shown = table.visibleRows.compactMap(table.itemIndex(forRow:)).compactMap { item in
-                table.pool.slot(forItem: item).flatMap { slot in slot.paintedItem.map { (item, $0) } }
-            }
-            rowsWithPicture = shown.count
-            rowsShowingWrongPicture = shown.count { $0.0 != $0.1 }
+            (rowsWithPicture, rowsShowingWrongPicture) = table.picturesOnScreen
         }
 
         /// The figures printed, in order, by the names the overlay and the stats file use.

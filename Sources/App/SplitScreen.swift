@@ -51,6 +51,18 @@ final class SplitScreen {
         return KeyBindings.handle(event, table: ours, terminalSize: terminalSize)
     }
 
+    /// A side's name after, first thing, how many of its rows show a wrong picture now and how many wrong pictures
+    /// it has painted so far (`wrong_paints`: a late one is often painted over by the right one a moment later).
+    static func title(_ name: String, of table: TableController) -> String {
+        title(name, now: table.picturesOnScreen.wrong, sofar: table.slotCounters.wrongPaints)
+    }
+
+    static func title(_ name: String, now: Int, sofar: Int) -> String {
+        let count = sofar == 0 ? "0 wrong pictures" : now == 0 ? "0 wrong now, \(sofar) so far"
+            : "\(now) WRONG NOW, \(sofar) so far"
+        return count + " · " + name
+    }
+
     /// Updates both tables and composes the screen: the sides' names, the naive table, the divider, ThumbTable.
     func composeFrame(columns: Int, rows: Int) -> CellBuffer {
         var frame = CellBuffer(width: columns, height: rows)
@@ -59,8 +71,9 @@ final class SplitScreen {
         naive.update()
         ours.update()
         frame.fill(x: 0, y: 0, width: columns, height: 1, with: Cell(" ", style: theme.header))
-        frame.put(" " + Self.naiveTitle, x: 0, y: 0, style: theme.header, maxWidth: left)
-        frame.put(" " + Self.oursTitle, x: left + 1, y: 0, style: theme.header, maxWidth: max(0, columns - left - 1))
+        frame.put(" " + Self.title(Self.naiveTitle, of: naive), x: 0, y: 0, style: theme.header, maxWidth: left)
+        frame.put(" " + Self.title(Self.oursTitle, of: ours), x: left + 1, y: 0, style: theme.header,
+                  maxWidth: max(0, columns - left - 1))
         frame.draw(naive.frame(), x: 0, y: 1)
         for y in 0..<rows { frame.put("│", x: left, y: y, style: theme.header) }
         frame.draw(ours.frame(), x: left + 1, y: 1)

@@ -43,6 +43,15 @@ extension TableController {
     }
 
     /// The selected item, if the selection is on an item row.
+    /// The rows on screen that show a picture, and how many of those show a picture loaded for another row
+    /// (`RowSlot.paintedItem`): what `demo --compare`'s headers and the autoplay's summary count.
+    public var picturesOnScreen: (shown: Int, wrong: Int) {
+        let painted = visibleRows.compactMap(itemIndex(forRow:)).compactMap { item in
+            pool.slot(forItem: item).flatMap { slot in slot.paintedItem.map { (item, $0) } }
+        }
+        return (painted.count, painted.count { $0.0 != $0.1 })
+    }
+
     public var selectedItem: (index: Int, item: Item)? {
         list.itemIndex(forRow: viewport.selection).map { ($0, list.items[$0]) }
     }

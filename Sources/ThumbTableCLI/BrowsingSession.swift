@@ -16,6 +16,8 @@ struct BrowsingSession {
     var pickCommand: (implied: Bool, key: String?) = (false, nil)
     /// Open the first item's detail pane as soon as it arrives (`thumbtable photo.jpg`: a list of one).
     var opensFirstItem = false
+    /// What the status line says on the first screen, until the first key (the demo explains itself).
+    var firstNote: String?
 
     /// Opens the table on `source` and runs it until the user quits; then writes the stats file if one was asked for.
     @MainActor
@@ -36,6 +38,7 @@ struct BrowsingSession {
                                                                                  unicode: unicode))
         }
         show(pipeline, in: app.table)
+        if let firstNote { app.table.say([app.table.status, firstNote].compactMap { $0 }.joined(separator: "; ")) }
         // Said once, in the status line; images are still shown, only not kept.
         if let diskProblem { app.table.say("No disk cache: \(diskProblem)") }
         pipeline.onDiskCacheOff { [weak table = app.table] error in

@@ -67,6 +67,10 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// The demo's catalog on a running demo server.
+    /// The demo's first screen, until the first key: what a newcomer is looking at.
+    static let firstNote = "Each picture shows its row's number · s shows the slots · demo --compare: the classic "
+        + "bug beside it · ? keys"
+
     static func source(on demo: DemoServer) -> SWAPISource {
         SWAPISource(baseURL: demo.apiURL, imageSearchURL: demo.instantAnswerURL, name: "Demo catalog",
                     attribution: attribution)
@@ -97,8 +101,10 @@ struct DemoCommand: AsyncParsableCommand {
             return await demo.stop()
         }
         let source = Self.source(on: demo)
+        var session = BrowsingSession(options: display)
+        session.firstNote = Self.firstNote
         do {
-            try await BrowsingSession(options: display).run(source: source)
+            try await session.run(source: source)
         } catch {
             await demo.stop()
             throw error

@@ -57,7 +57,12 @@ struct DemoShow {
                           naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) },
                           loader: loader(pipelines.ours))
         session.show(pipelines.ours, in: app.table)
-        if let naiveTable = app.naiveTable { session.show(pipelines.naive, in: naiveTable) }
+        if let naiveTable = app.naiveTable {
+            session.show(pipelines.naive, in: naiveTable)
+            // Until the first key: what the two sides are.
+            naiveTable.say("Left: the classic bug. A late picture lands in a reused row: a wrong number")
+            app.table.say("Right: ThumbTable. Each slot's load is cancelled when it is reused: never wrong")
+        }
         var summary: AutoplaySummary?
         if let autoplay {
             app.autoplay(autoplay)

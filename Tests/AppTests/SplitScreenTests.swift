@@ -25,12 +25,19 @@ import Testing
         #expect(split.naive.size == (50, 23))
         #expect(split.ours.size == (50, 23))
         let frame = split.composeFrame(columns: Self.screen.columns, rows: Self.screen.rows)
-        #expect(frame.line(0).hasPrefix(" naive: no cancel, no generation check"))
-        #expect(frame.line(0).contains("│ ThumbTable"))
+        #expect(frame.line(0).hasPrefix(" 0 wrong pictures · naive: no cancel"))
+        #expect(frame.line(0).contains("│ 0 wrong pictures · ThumbTable"))
         for y in 1..<Self.screen.rows { #expect(frame.line(y).dropFirst(50).hasPrefix("│"), "line \(y)") }
         // Each half shows its own table's header, at the first row (half a screen gets the short form: 1/20/50).
         #expect(frame.line(1).prefix(50).contains(" 1/20"))
         #expect(frame.line(1).dropFirst(51).contains(" 1/20"))
+    }
+
+    /// Each side's name follows how many of its rows show a wrong picture now and how many it painted so far.
+    @Test func eachSidesTitleCountsWrongPictures() {
+        #expect(SplitScreen.title("naive", now: 0, sofar: 0) == "0 wrong pictures · naive")
+        #expect(SplitScreen.title("naive", now: 2, sofar: 10) == "2 WRONG NOW, 10 so far · naive")
+        #expect(SplitScreen.title("naive", now: 0, sofar: 3) == "0 wrong now, 3 so far · naive")
     }
 
     @Test func keysMoveBothHalvesInStepAndQuitComesFromThumbTablesSide() async {

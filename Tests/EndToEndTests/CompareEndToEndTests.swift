@@ -59,9 +59,9 @@ struct CompareEndToEndTests {
         try await tmux.waitFor(text: "row ")
         try tmux.send("j")
         // Stopped: the split screen stays as it is, both sides named and divided.
-        let split = try await tmux.waitFor("both sides named") { lines in
-            lines.first?.contains("naive: no cancel, no generation check") == true
-                && lines.first?.contains("ThumbTable") == true
+        let split = try await tmux.waitFor("both sides named, each counting its wrong pictures") { lines in
+            lines.first?.contains("· naive: no cancel, no generation check") == true
+                && lines.first?.contains(/│ 0 wrong pictures · ThumbTable/) == true
         }
         #expect(split.dropFirst().contains { $0.contains("│") })
         try tmux.send("q")

@@ -122,6 +122,23 @@ struct DemoEndToEndTests {
         #expect(lines[0].contains("row 43 of 43 loaded"))
     }
 
+    /// The demo's first screen says what it shows (each picture's number, s, --compare) until the first key.
+    @Test func theFirstScreenExplainsItselfUntilTheFirstKey() async throws {
+        let tmux = try TmuxSession(Self.fastDemo, columns: 120)
+        defer { tmux.close() }
+        // The note is there from the first frame; a key moves once the first rows are in.
+        try await tmux.waitFor("the note and the first rows") { lines in
+            lines.first?.contains("row 1 of") == true
+                && lines.contains { $0.contains("Each picture shows its row's number · s shows the slots") }
+        }
+        try tmux.send("j")
+        try await tmux.waitFor("the keys instead") { lines in
+            lines.contains { $0.contains("j/k move") } && !lines.joined().contains("Each picture shows")
+        }
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
+
     @Test func aResizeRedrawsAndKeepsTheSelection() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
