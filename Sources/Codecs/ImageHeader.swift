@@ -68,8 +68,9 @@ extension ImageDecoder {
         let details: ImageHeader.Details
         switch format {
         case .jpeg:
-            size = try JPEGDecoder.displayedSize(buffer)
-            details = .jpeg(JPEGMarkers(scanning: buffer), JPEGScanWork(scanning: buffer))
+            let markers = JPEGMarkers(scanning: buffer)
+            size = try JPEGDecoder.displayedSize(buffer, markers: markers)
+            details = .jpeg(markers, JPEGScanWork(scanning: buffer))
         case .png:
             size = try PNGDecoder.size(buffer)
             details = .png(copiedBytes: PNGChunks.essentialCopyBytes(buffer))

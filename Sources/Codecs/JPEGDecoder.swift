@@ -72,8 +72,8 @@ enum JPEGDecoder {
 
     /// The displayed size (EXIF orientation applied) from the frame header, as `decode` will report it; TurboJPEG
     /// reads the headers only when the walk finds no usable frame header (a height defined later by DNL, say).
-    static func displayedSize(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
-        let markers = JPEGMarkers(scanning: bytes)
+    static func displayedSize(_ bytes: UnsafeRawBufferPointer,
+                              markers: JPEGMarkers) throws(DecodeError) -> PixelSize {
         if let size = markers.frameSize, size.width > 0, size.height > 0 {
             return markers.orientation.displayedSize(of: size)
         }
