@@ -152,10 +152,11 @@ enum ZoomBench {
         var render = 0.0, decode = 0.0
         let repeats = 20
         for bytes in bodies {
-            let fit = PictureFit(of: bytes, in: size, options: options)
+            let encoded = EncodedImage(bytes)
+            let fit = PictureFit(of: encoded, in: size, options: options)
             let start = ContinuousClock.now
             var image: DecodedImage?
-            for _ in 0..<repeats { image = try? fit.decode(bytes) }
+            for _ in 0..<repeats { image = try? fit.decode(encoded) }
             let decoded = ContinuousClock.now
             guard let image else { continue }
             var sink = 0

@@ -40,28 +40,42 @@ extension ImageDecoder {
     /// or an animated WebP may keep frames up to `options.maxMemory`, so that is its cost.
     public static func memoryCost(of bytes: some ContiguousBytes,
                                   options: DecodeOptions = .init()) throws(DecodeError) -> Int {
-        try bytes.withUnsafeBytes { buffer in
-            Result { () throws(DecodeError) -> Int in try memoryCost(buffer: buffer, options: options) }
-        }.get()
+        try header(of: bytes).memoryCost(options: options)
     }
 
-    static func memoryCost(buffer: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> Int {
-        let header = try header(buffer: buffer)
-        let size = PixelSize(width: header.width, height: header.height)
-        switch header.format {
-        case .jpeg:
-            return try JPEGDecoder.memoryCost(buffer, options: options)
-        case .png:
-            return DecodeCost.png(size, copied: PNGChunks.essentialCopyBytes(buffer))
-        case .gif:
+    /// `memoryCost(of:options:)` from the header the image already holds; 0 when it has none (its decode fails at
+    /// once).
+    public static func memoryCost(of image: EncodedImage, options: DecodeOptions = .init()) -> Int {
+        image.header?.memoryCost(options: options) ?? 0
+    }
+}
+
+extension ImageHeader {
+    /// The bytes decoding with `options` will allocate (`DecodeCost`), from this header and its details alone.
+    func memoryCost(options: DecodeOptions) -> Int {
+        switch (format, details) {
+        case (.jpeg, .jpeg(let markers, _)):
+            return JPEGDecoder.memoryCost(displayed: size, markers: markers, options: options)
+        case (.png, .png(let copied)):
+            return DecodeCost.png(size, copied: copied)
+        case (.gif, _):
             return options.keepsAnimationFrames
                 ? options.maxMemory : DecodeCost.gif(canvas: size, largestFrame: size.width * size.height)
-        case .webp:
-            return try WebPDecoder.memoryCost(buffer, size: size, options: options)
-        case .heif, .avif:
-            return try HEIFDecoder.memoryCost(buffer, format: header.format)
-        case .jxl:
+        case (.webp, .webp(let animated, let lossless)):
+            return WebPDecoder.memoryCost(size: size, animated: animated, lossless: lossless, options: options)
+        case (.heif, .heif(let bitDepth)), (.avif, .heif(let bitDepth)):
+            return DecodeCost.heif(size, bitDepth: bitDepth)
+        case (.jxl, _):
             return DecodeCost.jxl(size)
+        default:
+            // A header made by hand, without the details read from a file: the bitmap alone.
+            return DecodeCost.rgba(size)
         }
+    }
+
+    /// About how much work decoding is, in pixels visited (`ImageDecoder.decodeWork`).
+    var decodeWork: Int {
+        if case .jpeg(_, let scans) = details { return 64 * scans.blockScans }
+        return width * height
     }
 }

@@ -6,10 +6,11 @@ extension ImageDecoder {
     /// (`JPEGScanWork`), which is what a progressive file costs. 0 when the header cannot be read (the decode then
     /// fails at once). A caller uses it to tell long decodes from short ones before starting them.
     public static func decodeWork(of bytes: some ContiguousBytes) -> Int {
-        bytes.withUnsafeBytes { buffer in
-            guard let header = try? header(buffer: buffer) else { return 0 }
-            guard header.format == .jpeg else { return header.width * header.height }
-            return 64 * JPEGScanWork(scanning: buffer).blockScans
-        }
+        (try? header(of: bytes))?.decodeWork ?? 0
+    }
+
+    /// `decodeWork(of:)` from the header the image already holds.
+    public static func decodeWork(of image: EncodedImage) -> Int {
+        image.header?.decodeWork ?? 0
     }
 }

@@ -23,16 +23,12 @@ enum HEIFDecoder {
         }
     }
 
-    /// The displayed size (after `irot`) the primary image's properties declare, read without decoding.
-    static func size(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(DecodeError) -> PixelSize {
-        try withPrimaryImage(bytes, format: format) { heif, handle in displayedSize(heif, handle) }
-    }
-
-    /// What `decode` will allocate (`DecodeCost.heif`), from the primary image's properties.
-    static func memoryCost(_ bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(DecodeError) -> Int {
+    /// The displayed size (after `irot`) and the luma bit depth the primary image's properties declare, read
+    /// without decoding: what `DecodeCost.heif` counts.
+    static func primaryImage(_ bytes: UnsafeRawBufferPointer,
+                             format: ImageFormat) throws(DecodeError) -> (size: PixelSize, bitDepth: Int) {
         try withPrimaryImage(bytes, format: format) { heif, handle in
-            DecodeCost.heif(displayedSize(heif, handle),
-                            bitDepth: Int(heif.image_handle_get_luma_bits_per_pixel(handle)))
+            (displayedSize(heif, handle), Int(heif.image_handle_get_luma_bits_per_pixel(handle)))
         }
     }
 

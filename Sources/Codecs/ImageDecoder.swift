@@ -25,6 +25,27 @@ public enum ImageDecoder {
         }.get()
     }
 
+    /// Decodes an image whose header is already read: a JPEG's segments and scans and a PNG's chunks are not walked
+    /// again (the other formats' libraries read their own headers as they decode). An image without a header fails
+    /// as `decode(_:options:)` fails on its bytes.
+    public static func decode(_ image: EncodedImage,
+                              options: DecodeOptions = .init()) throws(DecodeError) -> DecodedImage {
+        guard let header = image.header else { return try decode(image.bytes, options: options) }
+        return try image.bytes.withUnsafeBytes { buffer in
+            Result { () throws(DecodeError) -> DecodedImage in
+                try checkSize(buffer, options: options)
+                switch header.details {
+                case .jpeg(let markers, let scans):
+                    return try JPEGDecoder.decode(buffer, read: (markers, scans), options: options)
+                case .png(let copied):
+                    return try PNGDecoder.decode(buffer, copiedBytes: copied, options: options)
+                default:
+                    return try decode(buffer: buffer, format: header.format, options: options)
+                }
+            }
+        }.get()
+    }
+
     /// Reads and decodes an image file, refusing one longer than `options.maxBytes` before reading it.
     public static func decodeFile(at path: String,
                                   options: DecodeOptions = .init()) throws(DecodeError) -> DecodedImage {
@@ -33,13 +54,24 @@ public enum ImageDecoder {
     }
 
     static func decode(buffer: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try checkSize(buffer, options: options)
+        guard let format = ImageFormat(sniffing: buffer) else {
+            throw .unknownFormat(firstBytes: DecodeError.describeStart(of: buffer))
+        }
+        return try decode(buffer: buffer, format: format, options: options)
+    }
+
+    /// Refuses empty data, and data longer than `options.maxBytes`.
+    private static func checkSize(_ buffer: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) {
         guard !buffer.isEmpty else { throw .empty }
         guard buffer.count <= options.maxBytes else {
             throw .inputTooLarge(bytes: buffer.count, limit: options.maxBytes)
         }
-        guard let format = ImageFormat(sniffing: buffer) else {
-            throw .unknownFormat(firstBytes: DecodeError.describeStart(of: buffer))
-        }
+    }
+
+    /// Hands the bytes to the decoder of their format.
+    private static func decode(buffer: UnsafeRawBufferPointer, format: ImageFormat,
+                               options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         switch format {
         case .jpeg: return try JPEGDecoder.decode(buffer, options: options)
         case .png: return try PNGDecoder.decode(buffer, options: options)

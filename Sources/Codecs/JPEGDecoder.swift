@@ -8,7 +8,9 @@ import Pixels
 /// stop part way when its task is cancelled (`DecodeCancellation`). Warnings such as "Premature end of JPEG file" do
 /// not stop decoding, they become `DecodedImage.warning` and the image is drawn as far as the data goes.
 enum JPEGDecoder {
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+    /// Decodes `bytes`; `read` are the segments and scans `ImageDecoder.header` found, walked here when nil.
+    static func decode(_ bytes: UnsafeRawBufferPointer, read: (JPEGMarkers, JPEGScanWork)? = nil,
+                       options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         guard let handle = tjInitDecompress() else {
             throw .unsupported(.jpeg, reason: "tjInitDecompress failed: \(errorText(nil))")
         }
@@ -16,7 +18,7 @@ enum JPEGDecoder {
         let jpeg = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let jpegSize = UInt(bytes.count)
 
-        let markers = JPEGMarkers(scanning: bytes)
+        let markers = read?.0 ?? JPEGMarkers(scanning: bytes)
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let header = tjDecompressHeader3(handle, jpeg, jpegSize, &width, &height, &subsampling, &colorspace)
         // libjpeg pads data that ends early with an end-of-image marker, so a cut inside the headers shows up as a
@@ -31,7 +33,7 @@ enum JPEGDecoder {
                            reason: markers.endsInHeaders ? cutShort : "tjDecompressHeader3 found no frame header")
         }
         try options.checkPixelCount(width: Int(width), height: Int(height), format: .jpeg)
-        try options.checkScanWork(JPEGScanWork(scanning: bytes))
+        try options.checkScanWork(read?.1 ?? JPEGScanWork(scanning: bytes))
 
         let stored = PixelSize(width: Int(width), height: Int(height))
         let factor = scalingFactor(for: stored,
@@ -70,8 +72,8 @@ enum JPEGDecoder {
 
     /// The displayed size (EXIF orientation applied) from the frame header, as `decode` will report it; TurboJPEG
     /// reads the headers only when the walk finds no usable frame header (a height defined later by DNL, say).
-    static func displayedSize(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
-        let markers = JPEGMarkers(scanning: bytes)
+    static func displayedSize(_ bytes: UnsafeRawBufferPointer,
+                              markers: JPEGMarkers) throws(DecodeError) -> PixelSize {
         if let size = markers.frameSize, size.width > 0, size.height > 0 {
             return markers.orientation.displayedSize(of: size)
         }
@@ -89,11 +91,10 @@ enum JPEGDecoder {
         return markers.orientation.displayedSize(of: PixelSize(width: Int(width), height: Int(height)))
     }
 
-    /// What `decode` will allocate (`DecodeCost.jpeg`), from the headers as `decode` reads them.
-    static func memoryCost(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> Int {
-        let markers = JPEGMarkers(scanning: bytes)
+    /// What `decode` will allocate (`DecodeCost.jpeg`), from the displayed size and the segments `decode` reads.
+    static func memoryCost(displayed: PixelSize, markers: JPEGMarkers, options: DecodeOptions) -> Int {
         // A quarter turn is its own inverse: the displayed size turned back is the stored one.
-        let stored = markers.orientation.displayedSize(of: try displayedSize(bytes))
+        let stored = markers.orientation.displayedSize(of: displayed)
         let factor = scalingFactor(for: stored, covering: options.targetSize.map(markers.orientation.displayedSize(of:)))
         let scaled = PixelSize(width: Int(cturbojpeg_scaled(Int32(clamping: stored.width), factor)),
                                height: Int(cturbojpeg_scaled(Int32(clamping: stored.height), factor)))

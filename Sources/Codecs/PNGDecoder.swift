@@ -11,8 +11,11 @@ import Pixels
 /// libpng sees only the chunks that make the pixels (`PNGChunks`): text, ICC profiles and private chunks are dropped
 /// before it reads the file, so they cost neither memory nor inflating time.
 enum PNGDecoder {
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        let copied = PNGChunks.essentialCopyBytes(bytes)
+    /// Decodes `bytes`; `copiedBytes` is `PNGChunks.essentialCopyBytes` as `ImageDecoder.header` found it, worked
+    /// out here when nil.
+    static func decode(_ bytes: UnsafeRawBufferPointer, copiedBytes: Int? = nil,
+                       options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        let copied = copiedBytes ?? PNGChunks.essentialCopyBytes(bytes)
         guard copied > 0 else { return try decode(essential: bytes, copied: 0, options: options) }
         // The copy is made before libpng reads a byte, so it is checked against the limit on its own first.
         try options.checkMemory(copied)

@@ -40,25 +40,23 @@ enum WebPDecoder {
         return DecodedImage(bitmap: bitmap, format: .webp, originalWidth: size.width, originalHeight: size.height)
     }
 
-    /// The canvas size the headers declare, as `decode` reads it.
-    static func size(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> PixelSize {
+    /// The canvas size the headers declare, as `decode` reads it, and whether the file is an animation and lossless.
+    static func features(_ bytes: UnsafeRawBufferPointer) throws(DecodeError)
+        -> (size: PixelSize, animated: Bool, lossless: Bool) {
         var features = WebPBitstreamFeatures()
         let status = WebPGetFeatures(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
         guard status == VP8_STATUS_OK else { throw failure("WebPGetFeatures", status) }
-        return PixelSize(width: Int(features.width), height: Int(features.height))
+        return (PixelSize(width: Int(features.width), height: Int(features.height)), features.has_animation != 0,
+                features.format == 2)
     }
 
     /// What `decode` will allocate (`DecodeCost`): an animation's first frame, or every frame it may keep.
-    static func memoryCost(_ bytes: UnsafeRawBufferPointer, size: PixelSize,
-                           options: DecodeOptions) throws(DecodeError) -> Int {
-        var features = WebPBitstreamFeatures()
-        let status = WebPGetFeatures(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &features)
-        guard status == VP8_STATUS_OK else { throw failure("WebPGetFeatures", status) }
-        if features.has_animation != 0 {
+    static func memoryCost(size: PixelSize, animated: Bool, lossless: Bool, options: DecodeOptions) -> Int {
+        if animated {
             return options.keepsAnimationFrames ? options.maxMemory : DecodeCost.webpAnimation(canvas: size)
         }
         let scaled = options.targetSize.map { size.scaledToCover($0) } ?? size
-        return DecodeCost.webp(full: size, scaled: scaled, lossless: features.format == 2)
+        return DecodeCost.webp(full: size, scaled: scaled, lossless: lossless)
     }
 
     /// Every frame of an animated WebP as a full canvas (only the first unless `keepsAnimationFrames`).

@@ -139,8 +139,9 @@ extension RenderCommand {
         do {
             // The same rule as the table's thumbnails (PictureFit); --stretch fills the whole box instead.
             decoded = try decode(downloaded) { bytes throws(DecodeError) in
-                if !stretch { fit = PictureFit(of: bytes, in: grid, options: options) }
-                return try fit.decode(bytes)
+                let image = EncodedImage(bytes)
+                if !stretch { fit = PictureFit(of: image, in: grid, options: options) }
+                return try fit.decode(image)
             }
         } catch let failure as RenderFailure {
             Messages.error(failure.message)

@@ -62,16 +62,16 @@ import TextArt
         let running = Running()
         var processing = ImageProcessing.fake
         let decode = processing.decode
-        processing.decodeWork = { bytes, _ in String(decoding: bytes, as: UTF8.self).contains("/long") ? 100 : 0 }
+        processing.decodeWork = { image, _ in String(decoding: image.bytes, as: UTF8.self).contains("/long") ? 100 : 0 }
         processing.longDecodes = LongDecodeLane(threshold: 50, width: 1)
-        processing.decode = { bytes, fit throws(DecodeError) in
-            guard String(decoding: bytes, as: UTF8.self).contains("/long") else { return try decode(bytes, fit) }
+        processing.decode = { image, fit throws(DecodeError) in
+            guard String(decoding: image.bytes, as: UTF8.self).contains("/long") else { return try decode(image, fit) }
             running.start()
             defer { running.end() }
             // Holds its thread as a long decode does, until the row is drawn (the deadline only ends a broken run).
             _ = rowDrawn.wait(timeout: .now() + 60)
             rowDrawn.signal()
-            return try decode(bytes, fit)
+            return try decode(image, fit)
         }
         let pipeline = ImagePipeline(configuration: .init(preemptsStalledAfter: .seconds(3600)), loader: loader,
                                      processing: processing)

@@ -143,8 +143,8 @@ extension ImageProcessing {
         fit: { _, request in
             PictureFit(grid: request.size, decodeSize: PixelSize(width: request.size.columns, height: request.size.rows))
         },
-        decode: { bytes, _ throws(DecodeError) in
-            let text = String(decoding: bytes, as: UTF8.self)
+        decode: { image, _ throws(DecodeError) in
+            let text = String(decoding: image.bytes, as: UTF8.self)
             if text.contains("/bad") { throw DecodeError.corrupt(.png, reason: "not a picture") }
             return DecodedImage(bitmap: Bitmap(width: 1, height: 1, fill: RGBA(r: 0, g: 0, b: 0)), format: .png,
                                 originalWidth: 1, originalHeight: 1, warning: text)

@@ -104,17 +104,17 @@ extension ImagePipeline {
                                      lane: LongDecodeLane,
                                      counters: PipelineCounters) async throws -> (DecodedImage, reserved: Int) {
         counters.add(\.decodes)
-        let imageSize = PictureFit.imageSize(of: bytes)
-        let target = imageSize.map { PixelFit(imageSize: $0, in: request.box).size } ?? request.box
+        let image = EncodedImage(bytes)
+        let target = image.size.map { PixelFit(imageSize: $0, in: request.box).size } ?? request.box
         let options = DecodeOptions(targetSize: target, keepsAnimationFrames: false)
-        let memory = (try? ImageDecoder.memoryCost(of: bytes, options: options)) ?? 0
+        let memory = ImageDecoder.memoryCost(of: image, options: options)
         do {
-            return try await lane.run(work: ImageDecoder.decodeWork(of: bytes)) {
+            return try await lane.run(work: ImageDecoder.decodeWork(of: image)) {
                 try await budget.reserve(memory)
                 do {
                     // One whose picture left while it waited never starts; a started one stops part way.
                     try Task.checkCancellation()
-                    return (try ImageDecoder.decode(bytes, options: options), memory)
+                    return (try ImageDecoder.decode(image, options: options), memory)
                 } catch {
                     budget.release(memory)
                     throw error

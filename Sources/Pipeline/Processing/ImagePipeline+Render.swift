@@ -141,7 +141,7 @@ extension ImagePipeline {
     /// A decoded bitmap, the fit it was decoded for, and the decode memory it holds until it is rendered.
     typealias Decoded = (image: DecodedImage, fit: PictureFit, reserved: Int)
 
-    /// Fits the picture from its header, then decodes once it is the decode's turn (a long one waits for the long
+    /// Reads the header once (`EncodedImage`) and fits the picture from it, then decodes once it is the decode's turn (a long one waits for the long
     /// ones before it, `LongDecodeLane`) and its memory is reserved from the budget concurrent decodes share
     /// (waiting while others hold it); the caller releases the `reserved` bytes when it is done with the bitmap.
     /// - Throws: `PipelineError`, or `CancellationError` while waiting for its turn or memory.
@@ -149,16 +149,17 @@ extension ImagePipeline {
     private static func decode(_ bytes: [UInt8], for request: ThumbnailRequest, with processing: ImageProcessing,
                                counters: PipelineCounters) async throws -> Decoded {
         counters.add(\.decodes)
-        let fit = processing.fit(PictureFit.imageSize(of: bytes), request)
-        let memory = processing.decodeMemory(bytes, fit)
+        let image = EncodedImage(bytes)
+        let fit = processing.fit(image.size, request)
+        let memory = processing.decodeMemory(image, fit)
         do {
-            return try await processing.longDecodes.run(work: processing.decodeWork(bytes, fit)) {
+            return try await processing.longDecodes.run(work: processing.decodeWork(image, fit)) {
                 try await processing.decodeBudget.reserve(memory)
                 do {
                     // One whose row left while it waited never starts; a started one stops part way (between rows,
                     // scans' rows or frames: `DecodeError.cancelled`).
                     try Task.checkCancellation()
-                    return (try processing.decode(bytes, fit), fit, memory)
+                    return (try processing.decode(image, fit), fit, memory)
                 } catch {
                     processing.decodeBudget.release(memory)
                     throw error

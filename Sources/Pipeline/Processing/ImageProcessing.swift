@@ -8,25 +8,25 @@ public struct ImageProcessing: Sendable {
     public var decodeTarget: @Sendable (ThumbnailRequest) -> PixelSize
     /// How a request's picture fits its box, given the picture's full size (nil when its header cannot be read).
     public var fit: @Sendable (_ imageSize: PixelSize?, _ request: ThumbnailRequest) -> PictureFit
-    public var decode: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) throws(DecodeError) -> DecodedImage
+    public var decode: @Sendable (_ image: EncodedImage, _ fit: PictureFit) throws(DecodeError) -> DecodedImage
     public var render: @Sendable (_ image: DecodedImage, _ fit: PictureFit, _ request: ThumbnailRequest) -> CellBuffer
-    /// The bytes `decode` will allocate for these bytes (0 when unknown), reserved from `decodeBudget` first.
-    public var decodeMemory: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) -> Int
+    /// The bytes `decode` will allocate for this image (0 when unknown), reserved from `decodeBudget` first.
+    public var decodeMemory: @Sendable (_ image: EncodedImage, _ fit: PictureFit) -> Int
     /// The memory concurrent decodes share.
     public var decodeBudget: DecodeMemoryBudget
-    /// About how much work `decode` will do for these bytes (`ImageDecoder.decodeWork`; 0 when unknown): decodes
+    /// About how much work `decode` will do for this image (`ImageDecoder.decodeWork`; 0 when unknown): decodes
     /// from `longDecodes.threshold` on take turns in `longDecodes`.
-    public var decodeWork: @Sendable (_ bytes: [UInt8], _ fit: PictureFit) -> Int
+    public var decodeWork: @Sendable (_ image: EncodedImage, _ fit: PictureFit) -> Int
     /// Where long decodes take turns, so that they never hold every thread.
     public var longDecodes: LongDecodeLane
 
     public init(decodeTarget: @escaping @Sendable (ThumbnailRequest) -> PixelSize,
                 fit: @escaping @Sendable (PixelSize?, ThumbnailRequest) -> PictureFit,
-                decode: @escaping @Sendable ([UInt8], PictureFit) throws(DecodeError) -> DecodedImage,
+                decode: @escaping @Sendable (EncodedImage, PictureFit) throws(DecodeError) -> DecodedImage,
                 render: @escaping @Sendable (DecodedImage, PictureFit, ThumbnailRequest) -> CellBuffer,
-                decodeMemory: @escaping @Sendable ([UInt8], PictureFit) -> Int = { _, _ in 0 },
+                decodeMemory: @escaping @Sendable (EncodedImage, PictureFit) -> Int = { _, _ in 0 },
                 decodeBudget: DecodeMemoryBudget = .shared,
-                decodeWork: @escaping @Sendable ([UInt8], PictureFit) -> Int = { _, _ in 0 },
+                decodeWork: @escaping @Sendable (EncodedImage, PictureFit) -> Int = { _, _ in 0 },
                 longDecodes: LongDecodeLane = .shared) {
         self.decodeTarget = decodeTarget
         self.fit = fit
@@ -43,8 +43,8 @@ public struct ImageProcessing: Sendable {
     public static let live = ImageProcessing(
         decodeTarget: { request in PictureFit(filling: request.size, mode: request.options.mode).decodeSize },
         fit: { imageSize, request in PictureFit(imageSize: imageSize, in: request.size, options: request.options) },
-        decode: { bytes, fit throws(DecodeError) in try fit.decode(bytes) },
+        decode: { image, fit throws(DecodeError) in try fit.decode(image) },
         render: { image, fit, request in fit.render(image, options: request.options) },
-        decodeMemory: { bytes, fit in fit.memoryCost(of: bytes) },
-        decodeWork: { bytes, _ in ImageDecoder.decodeWork(of: bytes) })
+        decodeMemory: { image, fit in fit.memoryCost(of: image) },
+        decodeWork: { image, _ in ImageDecoder.decodeWork(of: image) })
 }

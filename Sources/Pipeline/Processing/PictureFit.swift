@@ -37,28 +37,23 @@ public struct PictureFit: Sendable, Hashable {
         decodeSize = PixelSize(width: size.width, height: size.height)
     }
 
-    /// The fit of the picture in these bytes, from their header: microseconds, whatever the picture's size. When
-    /// the header cannot be read the fit is the whole box (and decoding will fail at once).
-    public init(of bytes: [UInt8], in box: CellSize, options: TextArtOptions) {
-        self.init(imageSize: Self.imageSize(of: bytes), in: box, options: options)
-    }
-
-    /// The full size (in displayed orientation) the bytes' header declares, or nil when it cannot be read.
-    public static func imageSize(of bytes: [UInt8]) -> PixelSize? {
-        (try? ImageDecoder.header(of: bytes)).map { PixelSize(width: $0.width, height: $0.height) }
+    /// The fit of the picture from its header (`EncodedImage`): the whole box when the header cannot be read (and
+    /// decoding will fail at once).
+    public init(of image: EncodedImage, in box: CellSize, options: TextArtOptions) {
+        self.init(imageSize: image.size, in: box, options: options)
     }
 
     var decodeOptions: DecodeOptions { DecodeOptions(targetSize: decodeSize, keepsAnimationFrames: false) }
 
-    /// Decodes `bytes` at the smallest scale that covers the grid.
-    public func decode(_ bytes: [UInt8]) throws(DecodeError) -> DecodedImage {
-        try ImageDecoder.decode(bytes, options: decodeOptions)
+    /// Decodes the image at the smallest scale that covers the grid.
+    public func decode(_ image: EncodedImage) throws(DecodeError) -> DecodedImage {
+        try ImageDecoder.decode(image, options: decodeOptions)
     }
 
     /// The bytes `decode` will allocate (`ImageDecoder.memoryCost`), or 0 when the header cannot be read (then
     /// `decode` fails at once).
-    public func memoryCost(of bytes: [UInt8]) -> Int {
-        (try? ImageDecoder.memoryCost(of: bytes, options: decodeOptions)) ?? 0
+    public func memoryCost(of image: EncodedImage) -> Int {
+        ImageDecoder.memoryCost(of: image, options: decodeOptions)
     }
 
     /// The picture drawn as text art in the grid.
