@@ -132,10 +132,11 @@ struct DemoEndToEndTests {
         }
         #expect(small[0].count <= 60)
         try tmux.resize(columns: 20, rows: 6)
-        // tmux crops the old screen at once; the new layout is there when its short header and key line are.
+        // tmux crops the old screen at once; the new layout is there when its short header and key line are (the
+        // hint's short form that fits 20 columns).
         let tiny = try await tmux.waitFor("the 20x6 layout") { lines in
             lines.count >= 6 && lines[0].contains("ThumbTable") && lines[0].contains("4/20")
-                && lines[5].contains("j/k move")
+                && lines[5].contains("Enter open · ? help")
         }
         #expect(tiny[1...3].contains { $0.contains("▌") }, "the selected row is on screen")
         // 200x60 shows twice the rows, so the next page is asked for: the header may say 20 or 30 loaded.
