@@ -84,14 +84,13 @@ public struct JSONAPISource: ItemSource {
         let items = list.enumerated().map { offset, element in
             Self.item(element, keyPaths: keyPaths, id: "\(pageURL.absoluteString)#\(offset)", linksAgainst: pageURL)
         }
-        let refusals = items.enumerated().compactMap { offset, item -> (item: String, links: [String])? in
-            let links = item.fields.filter { $0.link == .refused }.map(\.value)
-            return links.isEmpty ? nil : ("item \(offset + 1)", links)
+        let refusals = items.enumerated().compactMap { offset, item in
+            RemoteLink.itemNote(index: offset, refused: item.fields.filter { $0.link == .refused }.map(\.value))
         }
         // What concerns the whole page first: the status line may only have room for it.
         var pageNotes: [String] = []
         let next = nextCursor(after: cursor, json: json, page: pageURL, count: items.count, notes: &pageNotes)
-        return ItemPage(items: items, next: next, notes: pageNotes + RemoteLink.itemNotes(refusals))
+        return ItemPage(items: items, next: next, notes: pageNotes, itemNotes: refusals)
     }
 
     private func numberedPageURL(_ number: Int) -> URL {

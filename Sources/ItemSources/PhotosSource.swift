@@ -53,7 +53,7 @@ public struct PhotosSource: ItemSource {
             throw ItemSourceError("\(address) answered an empty list: no photos on this page")
         }
         var items: [Item] = []
-        var refusals: [(item: String, links: [String])] = []
+        var refusals: [ItemNote] = []
         for (index, element) in records.enumerated() {
             guard let record = element as? [String: Any] else {
                 throw ItemSourceError("photo \(index + 1) in \(address) is \(PageFetcher.kind(element)), not an object")
@@ -74,7 +74,7 @@ public struct PhotosSource: ItemSource {
             var fields = [Item.Field("Photo", "\(id)")]
             if let album { fields.append(Item.Field("Album", "\(album)")) }
             fields += refused.map { Item.Field(RemoteLink.fieldLabel, $0, link: .refused) }
-            if !refused.isEmpty { refusals.append(("photo \(id)", refused)) }
+            if let note = RemoteLink.itemNote(index: index, refused: refused) { refusals.append(note) }
             let host = (thumbnail ?? image)?.host
             items.append(Item(id: "photo-\(id)", title: title,
                               subtitle: "photo \(id)" + (album.map { " · album \($0)" } ?? ""), fields: fields,
@@ -94,7 +94,7 @@ public struct PhotosSource: ItemSource {
             next = nil
         }
         return ItemPage(items: items, next: next, totalCount: totalHeader.flatMap { Int($0) },
-                        notes: notes + RemoteLink.itemNotes(refusals))
+                        notes: notes, itemNotes: refusals)
     }
 
     /// The target of `rel` in a `Link` header (`<URL>; rel="next", <URL>; rel="last"`), as the server wrote it.

@@ -1,5 +1,6 @@
 import Basics
 import FoundationEssentials
+import Items
 
 /// A link found in data from a server (an image, a thumbnail, the next page, a lookup's picture), checked before
 /// anything follows it.
@@ -38,11 +39,9 @@ enum RemoteLink {
         return .success(url)
     }
 
-    /// The status line's notes for the items of a page whose links were refused: the first two named with their
-    /// refusals, the rest counted, so one hostile page does not fill the status line.
-    static func itemNotes(_ refusals: [(item: String, links: [String])]) -> [String] {
-        let named = refusals.prefix(2).map { "\($0.item): \($0.links.joined(separator: "; "))" }
-        return refusals.count > 2 ? named + ["and \(refusals.count - 2) more items with refused links"] : named
+    /// The note for an item of a page (at `index` in it) whose links were refused, or nil when none was.
+    static func itemNote(index: Int, refused: [String]) -> ItemNote? {
+        refused.isEmpty ? nil : ItemNote(index: index, text: refused.joined(separator: "; "), countedAs: "refused links")
     }
 
     /// The URL, or nil with the refusal's reason appended to `notes`.

@@ -82,14 +82,17 @@ public struct ItemPage: Sendable {
     /// What the source left out or repaired on this page, in words for the status line: links it refused, items
     /// past a limit, text that was not UTF-8. The rows that could be read are kept.
     public var notes: [String]
+    /// Notes about single items of this page, after `notes` in the status line, each naming its item's row.
+    public var itemNotes: [ItemNote]
 
     public init(items: [Item], next: PageCursor?, totalCount: Int? = nil, stillCounting: Bool = false,
-                notes: [String] = []) {
+                notes: [String] = [], itemNotes: [ItemNote] = []) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
         self.stillCounting = stillCounting
         self.notes = notes
+        self.itemNotes = itemNotes
     }
 }
 

@@ -28,9 +28,9 @@ import Testing
         #expect(frame.line(0).hasPrefix(" 0 wrong pictures · naive: no cancel"))
         #expect(frame.line(0).contains("│ 0 wrong pictures · ThumbTable"))
         for y in 1..<Self.screen.rows { #expect(frame.line(y).dropFirst(50).hasPrefix("│"), "line \(y)") }
-        // Each half shows its own table's header, at the first row (half a screen gets the short form: 1/20/50).
-        #expect(frame.line(1).prefix(50).contains(" 1/20"))
-        #expect(frame.line(1).dropFirst(51).contains(" 1/20"))
+        // Each half shows its own table's header, at the first row (half a screen holds the whole position).
+        #expect(frame.line(1).prefix(50).hasSuffix(" 1 / 20 · 50 in all "))
+        #expect(frame.line(1).dropFirst(51).hasSuffix(" 1 / 20 · 50 in all "))
     }
 
     /// Each side's name follows how many of its rows show a wrong picture now and how many it painted so far.

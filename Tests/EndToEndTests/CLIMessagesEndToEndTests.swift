@@ -181,7 +181,7 @@ struct DefaultCommandEndToEndTests {
         defer { tmux.close() }
         // The first page loaded, so the event loop is reading keys.
         try await tmux.waitFor("the demo's first page") { lines in
-            lines.first.map { $0.contains("Demo catalog") && $0.contains("row 1 of") } ?? false
+            lines.first.map { $0.contains("Demo catalog") && $0.contains(" 1 / ") } ?? false
         }
         try tmux.send("q")
         let status = try await tmux.exitStatus()

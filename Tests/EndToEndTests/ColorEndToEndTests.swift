@@ -18,7 +18,7 @@ struct ColorEndToEndTests {
     /// can be on screen before their pictures are asked for) and the screen is steady; with its colours.
     func settledDemo(_ tmux: TmuxSession) async throws -> String {
         try await tmux.waitForSteady("the first rows with thumbnails") { lines in
-            lines.first?.contains("row 1 of 20 loaded") == true && lines.contains { $0.contains("Human") }
+            lines.first?.contains(" 1 / 20") == true && lines.contains { $0.contains("Human") }
                 && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
                 && lines.count > 3 && lines[1...3].allSatisfy { $0.prefix(14).contains { $0 != " " && $0 != "▌" } }
         }
@@ -39,9 +39,9 @@ struct ColorEndToEndTests {
         let x10: [UInt8] = [27, 91, 77, 65 + 32, 20 + 33, 10 + 33]
         let wheel = term.hasPrefix("xterm") ? "\u{1B}[<65;21;11M" : String(decoding: x10, as: UTF8.self)
         try tmux.type(wheel)
-        try await tmux.waitFor(text: "row 4 of 20 loaded")
+        try await tmux.waitFor(text: " 4 / 20")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 5 of 20 loaded")
+        try await tmux.waitFor(text: " 5 / 20")
     }
 
     @Test func aDirectColourTermDrawsIn24BitColour() async throws {
@@ -165,7 +165,7 @@ struct ColorEndToEndTests {
             // After g the table repaints every cell (the small table starts its pairs again), header first: the
             // screen is read once it is whole and steady.
             let steady = try await tmux.waitForSteady("the first row again") { lines in
-                lines[0].contains("row 1 of")
+                lines[0].contains(" 1 / ")
                     && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
             }
             // The rows, without the header (its count of loaded rows may differ) and the footer.

@@ -59,20 +59,20 @@ struct ControllingTerminalEndToEndTests {
         try await tmux.waitFor(text: "$")
         try tmux.type(try TmuxSession.commandLine(DemoEndToEndTests.fastDemo) + " > " + out)
         try tmux.send("Enter")
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: " 2 / 20")
         try tmux.resize(columns: 60, rows: 20)
         let small = try await tmux.waitFor("the 60x20 layout") { lines in
-            lines.count >= 20 && lines[0].contains("row 2 of 20") && lines[18].contains("All images")
+            lines.count >= 20 && lines[0].contains(" 2 / 20") && lines[18].contains("All images")
         }
         #expect(small[0].count <= 60)
         try tmux.send("C-z")
         try await tmux.waitFor("the shell's \"Stopped\"") { $0.contains { $0.contains("Stopped") } }
         try signals.expectRestored(tmux)
-        try await signals.continueInForeground(tmux, header: "row 2 of 20 loaded")
+        try await signals.continueInForeground(tmux, header: " 2 / 20")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 3 of 20 loaded")
+        try await tmux.waitFor(text: " 3 / 20")
         try await signals.quitToTheShell(tmux)
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)).isEmpty, "nothing on stdout")
     }
@@ -87,7 +87,7 @@ struct ControllingTerminalEndToEndTests {
                                        environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
                                        persona: .kitty)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") && $0.uploads.count >= 3 },
+        #expect(await terminal.wait { $0.text.contains("1 / ") && $0.uploads.count >= 3 },
                 "detection answered and thumbnails uploaded on the pty")
         // A key read from the pty moves the selection: a frame follows (only its changed cells, so no whole text).
         let before = terminal.snapshot.output.count

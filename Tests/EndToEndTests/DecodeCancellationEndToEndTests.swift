@@ -18,7 +18,7 @@ import TestSupport
 
         let tmux = try TmuxSession(["browse", folder.path, "--no-disk-cache"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "of 38")
+        try await tmux.waitFor(text: " / 38")
         let pid = try #require(try tmux.programPID())
         // A slow decode is under way: the process has spent more CPU than starting and drawing the list takes.
         let decoding = ContinuousClock.now + EndToEnd.deadline

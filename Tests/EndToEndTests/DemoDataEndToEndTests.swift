@@ -34,35 +34,35 @@ struct DemoDataEndToEndTests {
     @Test func endFollowsThePagesToTheRealEndAndTheHeaderShowsTheTotal() async throws {
         let tmux = try TmuxSession(Self.quick + ["--rows", "300", "--page-delay", "100", "--thumb-size", "12x5"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 25 loaded, 300 in all")
+        try await tmux.waitFor(text: "1 / 25 · 300 in all")
         try tmux.send("G")
         try await tmux.waitFor(text: "following")
         // One G, no other key: the selection rides the pages down to the last of the 300 rows.
         let lines = try await tmux.waitFor("the end of the list") { lines in
             lines.joined().contains("end of the list: 300 items")
         }
-        #expect(lines[0].contains("row 300 of 300 loaded"), "\(lines[0])")
+        #expect(lines[0].contains(" 300 / 300"), "\(lines[0])")
         #expect(!lines[0].contains("following"), "following stops at the end")
     }
 
     @Test func anyKeyStopsFollowingTheEnd() async throws {
         let tmux = try TmuxSession(Self.quick + ["--rows", "2000", "--page-delay", "400", "--thumb-size", "12x5"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 25 loaded, 2000 in all")
+        try await tmux.waitFor(text: "1 / 25 · 2000 in all")
         try tmux.send("G")
         try await tmux.waitFor(text: "following")
         try tmux.send("k")
         let stopped = try await tmux.waitFor("following stopped") { !$0[0].contains("following") }
-        let row = try #require(stopped[0].firstMatch(of: /row (\d+) of (\d+) loaded/).flatMap { Int($0.1) })
+        let row = try #require(stopped[0].firstMatch(of: /\ (\d+) \/ (\d+)/).flatMap { Int($0.1) })
         // While following, the selection is on the last loaded row and the next page is always under way (or asked
         // for at the next frame), so k leaves the selection one above the last row of the moment, row + 1, and that
         // page arrives after it. It may have arrived before the screen above was read, so the wait is for more rows
         // than there were when k was typed, not more than that screen showed.
         let later = try await tmux.waitFor("a page after k") { lines in
-            guard let now = lines[0].firstMatch(of: /row (\d+) of (\d+) loaded/) else { return false }
+            guard let now = lines[0].firstMatch(of: /\ (\d+) \/ (\d+)/) else { return false }
             return Int(now.2)! > row + 1
         }
-        #expect(later[0].contains("row \(row) of"), "the selection stays where k left it: \(later[0])")
+        #expect(later[0].contains(" \(row) / "), "the selection stays where k left it: \(later[0])")
         #expect(!later[0].contains("following"))
     }
 
@@ -75,7 +75,7 @@ struct DemoDataEndToEndTests {
         try await tmux.waitFor(text: "Could not load")
         try tmux.send("r")
         let failed = try await tmux.waitFor("rows whose lookups failed") { lines in
-            lines[0].contains("row 1 of") && lines.filter { $0.contains("lookup failed") }.count >= 2
+            lines[0].contains(" 1 / ") && lines.filter { $0.contains("lookup failed") }.count >= 2
         }
         #expect(failed.contains { $0.contains("r: retry") })
         #expect(!failed.contains { $0.contains("no image") }, "a failed lookup is not shown as a row without picture")

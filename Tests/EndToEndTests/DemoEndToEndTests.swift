@@ -14,9 +14,7 @@ struct DemoEndToEndTests {
                            "--rows", "43", "--page-size", "10"]
 
     func headerRow(_ lines: [String]) -> Int? {
-        guard let header = lines.first, let range = header.range(of: #"row (\d+) of"#, options: .regularExpression)
-        else { return nil }
-        return Int(header[range].split(separator: " ")[1])
+        lines.first?.firstMatch(of: /\ (\d+) \/ \d+/).flatMap { Int($0.1) }
     }
 
     /// Spinner glyphs: a screen without them has every visible thumbnail settled.
@@ -30,7 +28,7 @@ struct DemoEndToEndTests {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
         let lines = try await tmux.waitFor("the first rows with thumbnails") { lines in
-            lines.first?.contains("row 1 of 20 loaded") == true && self.settled(lines)
+            lines.first?.contains(" 1 / 20") == true && self.settled(lines)
         }
         #expect(lines[0].contains("Demo catalog"))
         #expect(lines.contains { $0.contains("Human") })
@@ -47,39 +45,39 @@ struct DemoEndToEndTests {
     @Test func jAndPageDownMoveTheSelection() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: " 2 / 20")
         try tmux.send("PageDown")
         let lines = try await tmux.waitFor("a page further") { (self.headerRow($0) ?? 0) > 2 }
         let row = try #require(headerRow(lines))
         #expect(row >= 5)
         try tmux.send("k")
-        try await tmux.waitFor(text: "row \(row - 1) of")
+        try await tmux.waitFor(text: " \(row - 1) / ")
         try tmux.send("g")
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
     }
 
     @Test func enterOpensTheDetailAndEscapeReturnsToTheSameScreen() async throws {
         // Tall enough for the species' fields and the image state in the detail pane.
         let tmux = try TmuxSession(Self.fastDemo, columns: 100, rows: 45)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         try tmux.send("j")
         let before = try await tmux.waitFor("the list, settled") { lines in
-            lines.first?.contains("row 2 of 20") == true && self.settled(lines)
+            lines.first?.contains(" 2 / 20") == true && self.settled(lines)
         }
         try tmux.send("Enter")
         // Waited for whole: tmux may capture a frame half written.
         let detail = try await tmux.waitFor("the detail pane") { lines in
-            lines.first?.contains("item 2 of 20") == true
+            lines.first?.contains("item 2 / 20") == true
                 && lines.contains { $0.contains("Classification: artificial") }
                 && lines.contains { $0.contains("Abstract source: scikit-image sample data,") }
                 // The row's own picture: the photo with the row's number on it (the URL wraps below "Image:").
                 && lines.contains { $0.contains("http://127.0.0.1:") && $0.contains("/media/coffee.png?row=2") }
                 && lines.contains { $0.contains("Attribution: Image from") }
         }
-        #expect(detail[0].contains("item 2 of 20"))
+        #expect(detail[0].contains("item 2 / 20"))
         try await tmux.waitFor(text: "Image state: loaded")
         try tmux.send("Escape")
         // The screen is compared whole once it has stopped changing: tmux may capture a frame half written.
@@ -99,7 +97,7 @@ struct DemoEndToEndTests {
     func loadEverything(_ tmux: TmuxSession) async throws -> [String] {
         var lines = try tmux.screen()
         var presses = 0
-        while !lines[0].contains("of 43 loaded") && presses < 200 {
+        while !lines[0].contains(/\ \/ 43\b/) && presses < 200 {
             try tmux.send("PageDown")
             presses += 1
             let before = lines[0]
@@ -111,15 +109,15 @@ struct DemoEndToEndTests {
     @Test func holdingPageDownLoadsFurtherPagesToTheEnd() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         var lines = try await loadEverything(tmux)
-        #expect(lines[0].contains("of 43 loaded"))
+        #expect(lines[0].contains(/\ \/ 43\b/))
         // The end row may be on screen already when paging stops near the end: wait for G's own screen.
         try tmux.send("G")
         lines = try await tmux.waitFor("the last row selected and the end row") {
-            $0[0].contains("row 43 of 43 loaded") && $0.joined().contains("end of the list: 43 items")
+            $0[0].contains(" 43 / 43") && $0.joined().contains("end of the list: 43 items")
         }
-        #expect(lines[0].contains("row 43 of 43 loaded"))
+        #expect(lines[0].contains(" 43 / 43"))
     }
 
     /// The demo's first screen says what it shows (each picture's number, s, --compare) until the first key.
@@ -142,25 +140,26 @@ struct DemoEndToEndTests {
     @Test func aResizeRedrawsAndKeepsTheSelection() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         try tmux.send("j", "j", "j")
-        try await tmux.waitFor(text: "row 4 of 20 loaded")
+        try await tmux.waitFor(text: " 4 / 20")
         try tmux.resize(columns: 60, rows: 20)
         let small = try await tmux.waitFor("the 60x20 layout") { lines in
-            lines.count >= 20 && lines[0].contains("row 4 of 20") && lines[18].contains("All images")
+            lines.count >= 20 && lines[0].contains(" 4 / 20") && lines[18].contains("All images")
         }
         #expect(small[0].count <= 60)
         try tmux.resize(columns: 20, rows: 6)
-        // tmux crops the old screen at once; the new layout is there when its short header and key line are.
+        // tmux crops the old screen at once; the new layout is there when its short header and key line are (the
+        // hint's short form that fits 20 columns).
         let tiny = try await tmux.waitFor("the 20x6 layout") { lines in
             lines.count >= 6 && lines[0].contains("ThumbTable") && lines[0].contains("4/20")
-                && lines[5].contains("j/k move")
+                && lines[5].contains("Enter open · ? help")
         }
         #expect(tiny[1...3].contains { $0.contains("▌") }, "the selected row is on screen")
         // 200x60 shows twice the rows, so the next page is asked for: the header may say 20 or 30 loaded.
         try tmux.resize(columns: 200, rows: 60)
         try await tmux.waitFor("the 200x60 layout") { lines in
-            lines[0].contains(/row 4 of (20|30) loaded/) && lines[0].count > 150
+            lines[0].contains(/\ 4 \/ (20|30)\b/) && lines[0].count > 150
         }
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
@@ -169,15 +168,15 @@ struct DemoEndToEndTests {
     @Test func hostileTitlesAreShownWithTheirControlsVisible() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         _ = try await loadEverything(tmux)
         try tmux.send("G")
-        try await tmux.waitFor(text: "row 43 of 43")
+        try await tmux.waitFor(text: " 43 / 43")
         // G selects row 43, the last item; three rows up is row 40.
         try tmux.send("k", "k", "k")
-        try await tmux.waitFor(text: "row 40 of 43")
+        try await tmux.waitFor(text: " 40 / 43")
         let lines = try await tmux.waitFor(text: "Hostile ^[[31mred^[[0m ^[]52;c;aGVsbG8=^G")
-        #expect(lines[0].contains("row 40 of 43"), "the escape sequences did not move or clear anything")
+        #expect(lines[0].contains(" 40 / 43"), "the escape sequences did not move or clear anything")
         #expect(lines.contains { $0.contains("<U+009B>2J") })
         #expect(lines.contains { $0.contains("All images from") }, "the footer is still in place")
     }
@@ -185,11 +184,11 @@ struct DemoEndToEndTests {
     @Test func theDemoCasesShowWideTitlesAWrappedTitleAndFailingImages() async throws {
         let tmux = try TmuxSession(Self.fastDemo, columns: 100, rows: 60)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
         _ = try await loadEverything(tmux)
         try tmux.send("G")
         let end = try await tmux.waitFor("the last rows, settled") { lines in
-            lines[0].contains("row 43 of 43") && self.settled(lines) && lines.joined().contains("failed")
+            lines[0].contains(" 43 / 43") && self.settled(lines) && lines.joined().contains("failed")
         }
         #expect(end.contains { $0.contains("An item without any image") })
         #expect(end.contains { $0.contains("no image") })
@@ -201,7 +200,7 @@ struct DemoEndToEndTests {
         try await tmux.waitFor(text: "PNG data is damaged")
         try tmux.send("Escape")
         for _ in 0..<4 { try tmux.send("k") }
-        let wide = try await tmux.waitFor(text: "row 39 of 43")
+        let wide = try await tmux.waitFor(text: " 39 / 43")
         #expect(wide.contains { $0.contains("宇宙飛行士 Eileen Collins 🚀 ロケット and 커피 ☕") })
         // The long title (row 38) wraps over more than one line.
         #expect(wide.contains { $0.contains("A deliberately long title that goes on") })
@@ -211,7 +210,7 @@ struct DemoEndToEndTests {
     @Test func sigtermRestoresTheTerminal() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         let pid = try #require(try tmux.programPID())
         kill(pid, SIGTERM)
         #expect(try await tmux.exitStatus() == 143)
@@ -225,7 +224,7 @@ struct DemoEndToEndTests {
         // handler restores the saved terminal modes and leaves the alternate screen before the default action.
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         let pid = try #require(try tmux.programPID())
         kill(pid, signal)
         #expect(try await tmux.exitStatus() == Int(128 + signal))
@@ -236,7 +235,7 @@ struct DemoEndToEndTests {
     @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         try tmux.send("C-c")
         #expect(try await tmux.exitStatus() == 130)
         #expect(try tmux.pane("alternate_on") == "0")
@@ -245,17 +244,17 @@ struct DemoEndToEndTests {
     @Test func filterAndHelp() async throws {
         let tmux = try TmuxSession(Self.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         try tmux.send("?")
         try await tmux.waitFor(text: "filter rows by title")
         try tmux.send("x")
         try tmux.send("/")
         try tmux.type("wook")
-        let lines = try await tmux.waitFor(text: "of 1 matching")
+        let lines = try await tmux.waitFor(text: "/ 1 matching")
         #expect(lines.contains { $0.contains("Wookie") })
         try tmux.send("Escape")
         // Clearing the filter keeps the matching item (the 3rd) selected among all rows.
-        try await tmux.waitFor(text: "row 3 of")
+        try await tmux.waitFor(text: " 3 / ")
     }
 }
 
@@ -266,7 +265,7 @@ struct TerminalCapabilityEndToEndTests {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, environment: ["LANG": "C", "LC_ALL": "C"])
         defer { tmux.close() }
         let lines = try await tmux.waitFor("the first rows, settled") { lines in
-            lines.first?.contains("row 1 of 20 loaded") == true
+            lines.first?.contains(" 1 / 20") == true
                 && lines[1...3].allSatisfy { $0.prefix(14).contains { $0 != " " && $0 != ">" } }
         }
         for line in lines {
@@ -279,7 +278,7 @@ struct TerminalCapabilityEndToEndTests {
     @Test func theWheelScrollsAClickSelectsADoubleClickOpens() async throws {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         // xterm mouse reports (what screen-256color's kmous announces): ESC [ M, button+32, column+33, row+33. The
         // reports of one gesture go in one write, as a terminal sends them: typed one by one, a loaded machine spread
         // a double click's presses beyond the 400 ms that make it one.
@@ -289,13 +288,13 @@ struct TerminalCapabilityEndToEndTests {
         }
         // Wheel down (button 65) scrolls three rows; the selection follows to stay on screen.
         try mouse((65, 20, 10))
-        try await tmux.waitFor(text: "row 4 of 20 loaded")
+        try await tmux.waitFor(text: " 4 / 20")
         // A click on the second row on screen (lines 7-12 hold row 5) selects it.
         try mouse((0, 30, 8), (3, 30, 8))
-        try await tmux.waitFor(text: "row 5 of 20 loaded")
+        try await tmux.waitFor(text: " 5 / 20")
         // A double click opens the detail pane (after the click above, which must not pair with its first press).
         try await Task.sleep(for: .milliseconds(450))
         try mouse((0, 30, 8), (3, 30, 8), (0, 30, 8), (3, 30, 8))
-        try await tmux.waitFor(text: "item 5 of 20")
+        try await tmux.waitFor(text: "item 5 / 20")
     }
 }

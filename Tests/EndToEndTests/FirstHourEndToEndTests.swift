@@ -54,11 +54,11 @@ struct FirstHourEndToEndTests {
         defer { tmux.close() }
         try await tmux.waitFor(text: "end of the list: 2 items")
         try tmux.send("G")
-        let end = try await tmux.waitFor("the last photo selected") { $0[0].contains("row 2 of 2 loaded") }
+        let end = try await tmux.waitFor("the last photo selected") { $0[0].contains(" 2 / 2") }
         #expect(end.joined().contains("end of the list: 2 items"), "the end row shows below it")
         try tmux.send("Enter")
         let pane = try await tmux.waitFor("the last photo's detail pane") { lines in
-            lines[0].contains("item 2 of 2") && lines.joined().contains("coffee.png")
+            lines[0].contains("item 2 / 2") && lines.joined().contains("coffee.png")
         }
         #expect(!pane.joined().contains("chelsea.png"), "\(pane.joined(separator: "\n"))")
     }
@@ -113,7 +113,7 @@ struct FirstHourEndToEndTests {
                                    environment: ["TERM": term])
         defer { tmux.close() }
         let lines = try await tmux.waitFor("the table with the note") { lines in
-            lines[0].contains("row 1 of") && lines.joined().contains("coffee.png")
+            lines[0].contains(" 1 / ") && lines.joined().contains("coffee.png")
                 && lines.joined().contains("TERM=\(term) is not in the terminfo database: drawing as \(entry)")
         }
         #expect(try tmux.pane("alternate_on") == "1", "\(lines.joined(separator: "\n"))")
@@ -149,10 +149,10 @@ struct FirstHourEndToEndTests {
     @Test func theDemoDetailPaneListsTheImageOnce() async throws {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, columns: 200, rows: 60)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
         try tmux.send("Enter")
         let lines = try await tmux.waitFor("the pane's text down to the attribution") { lines in
-            lines[0].contains("item 1 of") && lines.joined().contains("Attribution:")
+            lines[0].contains("item 1 / ") && lines.joined().contains("Attribution:")
         }
         let images = lines.filter { $0.contains("Image: http") }
         #expect(images.count == 1, "\(lines.joined(separator: "\n"))")

@@ -14,7 +14,7 @@ struct GridEndToEndTests {
     /// The first screen of the demo's grid, settled, and the number of cells across (its first caption line's).
     func startGrid(_ tmux: TmuxSession) async throws -> (lines: [String], columns: Int) {
         let lines = try await tmux.waitFor("the grid, settled") { lines in
-            lines.first?.contains("row 1 of ") == true && DemoEndToEndTests().settled(lines)
+            lines.first?.contains(" 1 / ") == true && DemoEndToEndTests().settled(lines)
                 && lines.contains { $0.contains("Human") && $0.contains("Droid") }
         }
         let captionLine = try #require(lines.first { $0.contains("Human") })
@@ -31,24 +31,24 @@ struct GridEndToEndTests {
         // The pictures above the captions are drawn: no blank picture lines.
         #expect(lines[(captionY - 4)..<captionY].allSatisfy { $0.trimmingCharacters(in: .whitespaces).count > 40 })
         try tmux.send("l")
-        try await tmux.waitFor(text: "row 2 of ")
+        try await tmux.waitFor(text: " 2 / ")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row \(2 + columns) of ")
+        try await tmux.waitFor(text: " \(2 + columns) / ")
         try tmux.send("Left")
-        try await tmux.waitFor(text: "row \(1 + columns) of ")
+        try await tmux.waitFor(text: " \(1 + columns) / ")
         try tmux.send("Up")
-        try await tmux.waitFor(text: "row 1 of ")
+        try await tmux.waitFor(text: " 1 / ")
         try tmux.send("Right", "Enter")
-        try await tmux.waitFor(text: "item 2 of ")
+        try await tmux.waitFor(text: "item 2 / ")
         try tmux.send("Escape")
         try await tmux.waitFor("the grid again") { lines in
-            lines.first?.contains("row 2 of ") == true && lines.contains { $0.contains("Human") && $0.contains("Droid") }
+            lines.first?.contains(" 2 / ") == true && lines.contains { $0.contains("Human") && $0.contains("Droid") }
         }
         try tmux.send("v")
         let list = try await tmux.waitFor("the list") { lines in
             lines.contains { $0.contains("Human") } && !lines.contains { $0.contains("Human") && $0.contains("Droid") }
         }
-        #expect(list.first?.contains("row 2 of ") == true, "the selection is kept")
+        #expect(list.first?.contains(" 2 / ") == true, "the selection is kept")
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
     }
@@ -64,7 +64,7 @@ struct GridEndToEndTests {
             let bytes = [27, 91, 77, button + 32, droidX + 2 + 33, captionY - 2 + 33]
             try tmux.type(String(decoding: bytes.map(UInt8.init), as: UTF8.self))
         }
-        try await tmux.waitFor(text: "row 2 of ")
+        try await tmux.waitFor(text: " 2 / ")
         try tmux.send("+")
         let bigger = try await tmux.waitFor("fewer, bigger pictures") { lines in
             guard let line = lines.first(where: { $0.contains("Human") }) else { return false }
@@ -87,7 +87,7 @@ struct GridEndToEndTests {
         defer { tmux.close() }
         // Three pages are in (the grid asks for a screen beyond the one it shows): enough rows to scroll through.
         // End follows the pages to the end of the list, so the list is cut to 80 rows for the screen to settle.
-        try await tmux.waitFor(text: "row 1 of 30 loaded")
+        try await tmux.waitFor(text: " 1 / 30")
         for key in ["PageDown", "j", "l", "PageDown", "End", "PageUp", "k", "h", "Home", "PageDown", "End", "End"] {
             try tmux.send(key)
         }

@@ -39,7 +39,7 @@ struct InputEndToEndTests {
                                        environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
                                        persona: .silent)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
 
         // The terminal stops reading, and the program redraws its whole screen on each resize until its main thread
         // is stuck in a write to the terminal: its loop cannot read keys.
@@ -75,7 +75,7 @@ struct InputEndToEndTests {
 
         // The terminal reads again; the loop gets every key, in order: row 4's detail pane.
         terminal.resumeReading()
-        #expect(await terminal.wait { $0.text.contains("item 4 of 20") })
+        #expect(await terminal.wait { $0.text.contains("item 4 / 20") })
         terminal.type("qq")
         #expect(await terminal.exitStatus() == 0)
     }

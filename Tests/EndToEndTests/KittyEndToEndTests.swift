@@ -46,7 +46,7 @@ struct KittyEndToEndTests {
     @Test func theDetailPanesPictureIsAKittyImagePlacedAtItsCellAndDeletedWhenThePaneCloses() async throws {
         let terminal = try start(.kitty)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
         terminal.type("\r")
         let placed = await terminal.wait { $0.uploads.contains { !$0.virtual } }
         #expect(placed, "the pane's picture is uploaded and placed")
@@ -198,7 +198,7 @@ struct KittyEndToEndTests {
     func terminalsWithoutKittyGetTextArtAndNoGraphicsBytes(_ persona: PtyTerminal.Persona) async throws {
         let terminal = try start(persona)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") }, "the table runs, no hang")
+        #expect(await terminal.wait { $0.text.contains("1 / ") }, "the table runs, no hang")
         if case .late = persona {
             // The answers arrive once the table is up: they must not be taken as keys (DA1's `?` opens the help).
             #expect(await terminal.wait { $0.repliesWritten >= 3 })
@@ -217,7 +217,7 @@ struct KittyEndToEndTests {
     @Test func graphicsTextAsksTheTerminalNothing() async throws {
         let terminal = try start(.kitty, Self.demo + ["--graphics", "text"])
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
         terminal.type("q")
         #expect(await terminal.exitStatus() == 0)
         let output = terminal.snapshot.output
@@ -239,7 +239,7 @@ struct KittyEndToEndTests {
         chmod(script.path, 0o755)
         let terminal = try start(.kitty, environment: ["COLORTERM": "truecolor", "BROWSER": "sh " + script.path])
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
         // `\u{07}q`: a DCS ended by BEL, then a q typed after it, which must quit.
         let endsWithBEL = tail.hasPrefix("\u{07}")
         terminal.type("\u{1B}P>|" + String(repeating: "x", count: length) + tail + (endsWithBEL ? "" : "\u{1B}\\"))
@@ -269,7 +269,7 @@ struct KittyEndToEndTests {
                                        environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
                                        pixels: (51_200, 30_720), persona: .silent)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("did not tell its cell size") && $0.text.contains("row 1 of ") },
+        #expect(await terminal.wait { $0.text.contains("did not tell its cell size") && $0.text.contains("1 / ") },
                 "pictures as text, and why")
         terminal.type("q")
         #expect(await terminal.exitStatus() == 0)

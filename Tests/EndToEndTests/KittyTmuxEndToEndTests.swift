@@ -205,7 +205,7 @@ struct KittyTmuxEndToEndTests {
         // With the 43 rows in one page, the keys end on the same row whatever the machine's pace.
         let after = try #require(try await setup.waitForScreen("row \(Self.rowAfterScrolling), its pictures shown")
         { cells, text in
-            text.first?.contains("row \(Self.rowAfterScrolling) of 43") == true && Set(cells.map(\.id)).count >= 4
+            text.first?.contains(" \(Self.rowAfterScrolling) / 43") == true && Set(cells.map(\.id)).count >= 4
                 && !text.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
         })
         let origins = try #require(Self.pictures(after.cells), "each id's cells form one picture")

@@ -12,9 +12,9 @@ struct OverlayEndToEndTests {
     static let slowDemo = ["demo", "--latency", "2000", "--jitter", "0", "--page-delay", "0", "--max-downloads", "1",
                            "--no-disk-cache", "--reuse-overlay"]
 
-    /// The selected row, from the header ("row 7 of 20 loaded").
+    /// The selected row, from the header (" 7 / 20").
     static func headerRow(_ lines: [String]) -> Int? {
-        lines.first?.firstMatch(of: /row (\d+) of/).flatMap { Int($0.1) }
+        lines.first?.firstMatch(of: /\ (\d+) \/ \d+/).flatMap { Int($0.1) }
     }
 
     /// A log line of a slot that left a row whose picture was still loading and cancelled that load. Scrolling fast
@@ -39,7 +39,7 @@ struct OverlayEndToEndTests {
         let tmux = try TmuxSession(Self.slowDemo + ["--layout", layout] + size, columns: columns, rows: 24)
         defer { tmux.close() }
         let first = try await tmux.waitFor("the first rows, tagged with their slots, pictures loading") { lines in
-            lines.first?.contains("row 1 of") == true && Self.slotTags(lines).count >= 2
+            lines.first?.contains(" 1 / ") == true && Self.slotTags(lines).count >= 2
         }
         #expect(first.contains { $0.contains("Reuse overlay · s hides") })
         #expect(first.contains { $0.contains("wrong_paints 0 (must stay 0)") })

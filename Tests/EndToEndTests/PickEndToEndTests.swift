@@ -69,7 +69,7 @@ struct PickEndToEndTests {
         let tmux = try await Self.start(["pick"], "cat LIST | CMD > OUT", in: scratch)
         defer { tmux.close() }
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 4")
+        try await tmux.waitFor(text: " 2 / 4")
         try tmux.send("Enter")
         let (status, out) = try await Self.ended(scratch, tmux)
         #expect(status == "0")

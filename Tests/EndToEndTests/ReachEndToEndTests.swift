@@ -123,7 +123,7 @@ struct ReachEndToEndTests {
         try tmux.tmux(["set-option", "-g", "set-clipboard", "on"])
         // Settled: the first row's picture was looked up, so it has its URLs.
         try await tmux.waitFor("the first rows with thumbnails") { lines in
-            lines.first?.contains("row 1 of") == true
+            lines.first?.contains(" 1 / ") == true
                 && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
         }
         try tmux.send("o")
@@ -215,7 +215,7 @@ struct ReachEndToEndTests {
                                    environment: ["BROWSER": "sh " + script.path])
         defer { tmux.close() }
         try await tmux.waitFor("the first rows with thumbnails") { lines in
-            lines.first?.contains("row 1 of") == true
+            lines.first?.contains(" 1 / ") == true
                 && !lines.joined().unicodeScalars.contains { DemoEndToEndTests.spinner.contains($0) }
         }
         try tmux.send("o")
@@ -306,14 +306,14 @@ struct ReachEndToEndTests {
         let tmux = try TmuxSession(["demo", "--port", "0", "--latency", "0", "--jitter", "0", "--page-delay", "0",
                                     "--thumb-size", "12x5", "--filter-read-limit", "100"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
         try tmux.send("/")
         try tmux.type("zzzq")
         try await tmux.waitFor(text: "No match for \"zzzq\" in 100 rows read; reading stopped")
         try tmux.send("Enter", "Enter")
         try await tmux.waitFor(text: "(200 read) · Enter reads 100 more")
         try tmux.send("Escape")
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
     }
 
     @Test func theManPageAndTheCompletionScriptsKnowEveryOption() throws {

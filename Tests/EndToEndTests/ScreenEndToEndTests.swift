@@ -9,7 +9,7 @@ struct ScreenEndToEndTests {
     @Test func atSixtyByFifteenTheHelpScrollsAndSaysSo() async throws {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo, columns: 60, rows: 15)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
         try tmux.send("?")
         let top = try await tmux.waitFor(text: "j/k PgDn scroll")
         #expect(top.contains { $0.contains("lines 1-") })

@@ -25,7 +25,7 @@ struct SignalEndToEndTests {
     func aSignalThatEndsTheProgramRestoresTheTerminalFirst(signal: Int32) async throws {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         #expect(try tmux.pane("alternate_on") == "1")
         #expect(try tmux.pane("mouse_any_flag") == "1")
         let pid = try #require(try tmux.programPID())
@@ -38,11 +38,11 @@ struct SignalEndToEndTests {
         // A write to a closed socket raises SIGPIPE; the write fails with EPIPE instead and the program goes on.
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         let pid = try #require(try tmux.programPID())
         kill(pid, SIGPIPE)
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: " 2 / 20")
         #expect(try !tmux.hasEnded())
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
@@ -72,7 +72,7 @@ struct SignalEndToEndTests {
         try await tmux.waitFor(text: "$")
         try tmux.type(try TmuxSession.commandLine(DemoEndToEndTests.fastDemo))
         try tmux.send("Enter")
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         return try #require(try tmux.programPID())
     }
 
@@ -104,17 +104,17 @@ struct SignalEndToEndTests {
         let pid = try await startFromShell(tmux)
         try tmux.send("C-z")
         try await expectStopped(tmux, pid: pid, times: 1)
-        try await continueInForeground(tmux, header: "row 1 of 20 loaded")
+        try await continueInForeground(tmux, header: " 1 / 20")
         #expect(processState(pid) != "T")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: " 2 / 20")
 
         // The same from outside: kill -TSTP.
         kill(pid, SIGTSTP)
         try await expectStopped(tmux, pid: pid, times: 2)
-        try await continueInForeground(tmux, header: "row 2 of 20 loaded")
+        try await continueInForeground(tmux, header: " 2 / 20")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 3 of 20 loaded")
+        try await tmux.waitFor(text: " 3 / 20")
         try await quitToTheShell(tmux)
     }
 
@@ -149,7 +149,7 @@ struct SignalEndToEndTests {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo + ["--autoplay", "--autoplay-speed", "2",
                                                                  "--autoplay-length", "200", "--seed", "1"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of")
+        try await tmux.waitFor(text: " 1 / ")
         let pid = try #require(try tmux.programPID())
         var screen = try tmux.screen()
         var samples = 0, caught = 0, ignored = 0, redraws = 0
@@ -181,11 +181,11 @@ struct SignalEndToEndTests {
         // drops the stop, and the program takes the screen again at once.
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         let pid = try #require(try tmux.programPID())
         try tmux.send("C-z")
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: " 2 / 20")
         #expect(processState(pid) != "T")
         #expect(try tmux.pane("alternate_on") == "1")
         try tmux.send("q")
@@ -196,7 +196,7 @@ struct SignalEndToEndTests {
     @Test func stoppedAndContinuedFromOutsideItRedrawsTheWholeScreen() async throws {
         let tmux = try TmuxSession(DemoEndToEndTests.fastDemo)
         defer { tmux.close() }
-        try await tmux.waitFor(text: "row 1 of 20 loaded")
+        try await tmux.waitFor(text: " 1 / 20")
         let pid = try #require(try tmux.programPID())
         kill(pid, SIGSTOP)
         // kill returns before every thread has stopped: a frame being written could land after the scribble.
@@ -207,10 +207,10 @@ struct SignalEndToEndTests {
         try await tmux.waitFor(text: "SCRIBBLE")
         kill(pid, SIGCONT)
         try await tmux.waitFor("the whole screen again") { lines in
-            lines[0].contains("row 1 of 20 loaded") && !lines.joined().contains("SCRIBBLE")
+            lines[0].contains(" 1 / 20") && !lines.joined().contains("SCRIBBLE")
         }
         try tmux.send("j")
-        try await tmux.waitFor(text: "row 2 of 20 loaded")
+        try await tmux.waitFor(text: " 2 / 20")
     }
 
     @Test(arguments: [("dumb", "cannot move the cursor"), ("no-such-terminal", "is not in the terminfo database")])

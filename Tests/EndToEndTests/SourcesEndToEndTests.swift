@@ -21,7 +21,7 @@ struct SourcesEndToEndTests {
         let tmux = try TmuxSession(["swapi", "--base-url", base + "/api/", "--image-search-url", base + "/ia/",
                                     "--no-disk-cache"])
         defer { tmux.close() }
-        let first = try await tmux.waitFor(text: "row 1 of 10 loaded")
+        let first = try await tmux.waitFor(text: " 1 / 10")
         #expect(first[0].contains("SWAPI species"))
         try await tmux.waitFor(text: "Image from https://scikit-image.org scikit-image sample data")
         #expect(try tmux.screen().contains { $0.contains("All images from DuckDuckGo Instant Answers API") })
@@ -37,7 +37,7 @@ struct SourcesEndToEndTests {
             }
         }
         try tmux.send("End")
-        lines = try await tmux.waitFor(text: "row 37 of 37 loaded")
+        lines = try await tmux.waitFor(text: " 37 / 37")
         #expect(lines.contains { $0.contains("Pau'an") }, "the 37th species is on screen")
         #expect(lines.contains { $0.contains("end of the list: 37 items") })
         try tmux.send("q")
@@ -50,7 +50,7 @@ struct SourcesEndToEndTests {
         let tmux = try TmuxSession(["photos", "--base-url", base + "/", "--no-disk-cache"], columns: 140)
         defer { tmux.close() }
         let lines = try await tmux.waitFor(text: "accusamus beatae ad facilis cum similique qui sunt")
-        #expect(lines[0].contains("row 1 of 20 loaded"))
+        #expect(lines[0].contains(" 1 / 20"))
         #expect(lines.contains { $0.contains("photo 1 · album 1") })
         try tmux.send("Enter")
         let detail = try await tmux.waitFor(text: "Image state: loaded")

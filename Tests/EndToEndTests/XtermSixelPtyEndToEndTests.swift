@@ -29,7 +29,7 @@ struct XtermSixelPtyEndToEndTests {
                                        environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
                                        persona: .sixel)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
         let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
         let sent = await terminal.wait { !Self.sixels(in: $0.output, from: beforePane).isEmpty }
@@ -71,7 +71,7 @@ struct XtermSixelPtyEndToEndTests {
                                        environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
                                        persona: .sixel)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("row 1 of ") })
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
         let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
         let head = "\u{1B}]1337;File=inline=1;"

@@ -141,7 +141,8 @@ public struct ListState: Sendable {
 
     /// Adds a page that arrived from `cursor`: its items (filtered as the rest) and notes, and its next cursor; or
     /// stops paging when the page leads back to one loaded already, repeats one's rows, ends a run of empty pages or
-    /// passes a ceiling (the stop's note is added to the notes).
+    /// passes a ceiling (the stop's note is added to the notes). A note about one item names its row as the header
+    /// numbers it: the rows loaded before the page, plus its place in the page.
     /// - Returns: the page's notes (and the stop's) as one line for the status line, if there are any.
     mutating func append(_ page: ItemPage, from cursor: PageCursor) -> String? {
         let start = items.count
@@ -170,10 +171,21 @@ public struct ListState: Sendable {
             readWithoutMatch = matching.last.map { items.count - 1 - $0 } ?? readWithoutMatch + kept.count
         }
         status = stop.map { .stopped($0) } ?? page.next.map { .more($0) } ?? .end
-        let notes = page.notes + (stop.map { [$0.note] } ?? [])
+        let itemNotes = Self.worded(page.itemNotes.filter { $0.index < kept.count }, firstRow: start + 1)
+        let notes = page.notes + itemNotes + (stop.map { [$0.note] } ?? [])
         guard !notes.isEmpty else { return nil }
         pageNotes = Array((pageNotes + notes).suffix(Self.keptNotes))
         return notes.joined(separator: " · ")
+    }
+
+    /// A page's notes about single items, each named by its row (`firstRow` is the page's first): the first two
+    /// in full, the rest counted, so one hostile page does not fill the status line.
+    static func worded(_ notes: [ItemNote], firstRow: Int) -> [String] {
+        let named = notes.prefix(2).map { "row \(firstRow + $0.index): \($0.text)" }
+        let rest = notes.dropFirst(2)
+        guard let kind = rest.first?.countedAs else { return named }
+        let counted = rest.allSatisfy { $0.countedAs == kind } ? kind : "notes"
+        return named + ["and \(rest.count) more rows with \(counted)"]
     }
 
     /// The items of a page that fit under the ceilings, and the stop when some do not.

@@ -8,9 +8,10 @@ public struct Picking: Sendable, Equatable {
         self.multi = multi
     }
 
-    /// The list's key hint while picking.
-    var hint: String {
-        multi ? "Enter picks · Tab marks · / filter · Esc cancels · ? help"
-            : "Enter picks · / filter · Esc cancels · ? help"
+    /// The list's key hint while picking, in its forms, longest first (see `StatusLine`).
+    var hints: [String] {
+        multi ? ["Enter picks · Tab marks · / filter · Esc cancels · ? help", "Enter picks · Tab marks · Esc cancels",
+                 "Enter · Tab · Esc"]
+            : ["Enter picks · / filter · Esc cancels · ? help", "Enter picks · Esc cancels", "Enter · Esc"]
     }
 }

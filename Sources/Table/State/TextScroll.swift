@@ -1,3 +1,5 @@
+import Cells
+
 /// Where a text taller than its box stands: the first line shown, kept within the text as `update()` last laid it out.
 ///
 /// The detail pane, the page failure pane and the help overlay scroll with it. `update()` records the text's length
@@ -40,6 +42,14 @@ public struct TextScroll: Sendable, Equatable {
     /// Which lines show, such as "lines 3-10 of 14", when the text does not fit.
     var marker: String? {
         isCut ? "lines \(top + 1)-\(min(lineCount, top + height)) of \(lineCount)" : nil
+    }
+
+    /// Which lines show, in the longest form that fits `width` ("lines 3-10 of 14", "3-10/14"), cut with `…` when
+    /// none does; nil when the whole text shows.
+    func marker(width: Int) -> String? {
+        guard let marker else { return nil }
+        let short = "\(top + 1)-\(min(lineCount, top + height))/\(lineCount)"
+        return [marker, short].first { $0.displayWidth <= width } ?? TextWrap.truncate(short, width: width)
     }
 
     private var maxTop: Int { max(0, lineCount - height) }

@@ -6,20 +6,28 @@ import Cells
 struct ScrolledText {
     var lines: [(String, CellStyle.Role)]
     var x: Int, y: Int, width: Int, height: Int
+
+    /// Whether the box's last line says which lines show ("lines 1-4 of 21"): when the text does not fit and the box
+    /// has a line to spare. The marker then has a line of its own, so it never covers the text.
+    var hasMarkerLine: Bool { lines.count > height && height >= 2 }
+
+    /// The lines of the box that show text: all of them, less the marker's.
+    var textHeight: Int { hasMarkerLine ? height - 1 : height }
 }
 
 extension TextScroll {
     /// Records how much of `text` its box shows (see `fit(lineCount:height:)`).
     mutating func fit(_ text: ScrolledText) {
-        fit(lineCount: text.lines.count, height: text.height)
+        fit(lineCount: text.lines.count, height: text.textHeight)
     }
 }
 
 extension CellBuffer {
-    /// Draws the lines of a scrolled text that show in its box, each styled by its role, and which lines show at the
-    /// buffer's top right when not all do. `scroll` is fitted to the text for this frame only, not stored.
+    /// Draws the lines of a scrolled text that show in its box, each styled by its role, and which lines show on the
+    /// box's last line, at its right, when not all do. `scroll` is fitted to the text for this frame only, not stored.
     mutating func drawScrolled(_ scrolled: ScrolledText, scroll: TextScroll, theme: Theme) {
-        let (x, y, width, height) = (scrolled.x, scrolled.y, scrolled.width, scrolled.height)
+        let (x, y, width) = (scrolled.x, scrolled.y, scrolled.width)
+        let height = scrolled.textHeight
         let scroll = scroll.fitted(lineCount: scrolled.lines.count, height: height)
         for (i, (text, role)) in scrolled.lines.dropFirst(scroll.top).prefix(height).enumerated() {
             switch role {
@@ -33,8 +41,8 @@ extension CellBuffer {
                 put(String(text.dropFirst(labelLength)), x: x + used, y: y + i, maxWidth: width - used)
             }
         }
-        if let marker = scroll.marker {
-            put(marker, x: self.width - marker.count - 1, y: 0, style: theme.attribution)
+        if scrolled.hasMarkerLine, let marker = scroll.marker(width: width) {
+            put(marker, x: x + width - marker.displayWidth, y: y + height, style: theme.attribution)
         }
     }
 }

@@ -21,18 +21,19 @@ struct HeaderLine {
         let detailItem = screen.detail?.itemIndex, showingPageFailure = screen.pageFailure != nil
         var position: String
         if let detailItem {
-            position = "item \(detailItem + 1) of \(loaded)"
+            position = "item \(detailItem + 1) / \(loaded)"
         } else if showingPageFailure {
             position = "page failed"
         } else if itemCount == 0 {
             position = list.hasStatusRow && list.status == .loading ? "loading…" : "no rows"
         } else {
             let row = min(selection + 1, itemCount)
+            // Where the selection stands among the rows shown, then how many are loaded and how many there are.
             position = list.filter.isEmpty
-                ? "row \(row) of \(loaded) loaded"
-                : "row \(row) of \(itemCount) matching, \(loaded) loaded"
+                ? "\(row) / \(loaded)"
+                : "\(row) / \(itemCount) matching · \(loaded) loaded"
             if let total = list.total, total != loaded {
-                position += list.totalStillCounting ? ", \(total) found so far" : ", \(total) in all"
+                position += list.totalStillCounting ? " · \(total) found so far" : " · \(total) in all"
             }
             if followingEnd { position += " · following the end" }
             if marked > 0 { position += " · \(marked) marked" }

@@ -56,8 +56,12 @@ struct HelpView {
             frame.put(line.action, x: x0 + 2 + keyWidth + 3, y: y0 + 2 + i, style: boxStyle,
                       maxWidth: max(0, width - keyWidth - 7))
         }
-        let hint = scroll.marker.map { "\($0) · j/k PgDn scroll · other keys close" } ?? "any key closes"
-        let shown = TextWrap.truncate(hint, width: width - 4)
+        // The hint shortens before it is cut: the marker last, in its own short form when need be.
+        let room = width - 4
+        let hints = scroll.marker.map { ["\($0) · j/k PgDn scroll · other keys close", "\($0) · other keys close", $0] }
+            ?? ["any key closes"]
+        let shown = hints.first { $0.displayWidth <= room }
+            ?? scroll.marker(width: room) ?? TextWrap.truncate(hints.last ?? "", width: room)
         frame.put(shown, x: x0 + width - 2 - shown.displayWidth, y: y0 + height - 1, style: boxStyle)
     }
 }

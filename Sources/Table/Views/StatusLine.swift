@@ -1,7 +1,8 @@
 import Cells
 
 /// Draws the status line at the bottom: the filter being typed, the keys of the pane open, the last action's note,
-/// or the list's keys.
+/// or the list's keys. A hint has shorter forms, longest first: the longest that fits shows, and only the shortest
+/// is cut (with `…`), so a narrow screen loses the least needed keys first, not the end of the line.
 struct StatusLine {
     var list: ListState
     /// What is showing; under the help, the screen beneath it says.
@@ -17,42 +18,56 @@ struct StatusLine {
     var picking: Picking?
 
     func draw(into frame: inout CellBuffer, y: Int) {
-        let text: String
+        let width = frame.width
+        let forms = self.forms
+        let text = forms.first { (" " + $0).displayWidth <= width } ?? forms.last ?? ""
+        frame.put(TextWrap.truncate(" " + text, width: width), x: 0, y: y, style: theme.status)
+    }
+
+    /// What the line says, in its forms, longest first.
+    var forms: [String] {
         switch screen.beneath {
         case .filter:
-            text = "/" + list.filter + (TerminalText.unicodeAvailable ? "▏" : "_") + "   Enter keeps · Esc clears"
+            let typed = "/" + list.filter + (TerminalText.unicodeAvailable ? "▏" : "_")
+            return [typed + "   Enter keeps · Esc clears", typed]
         case _ where note != nil:
             // A pane's key hints give way to the note: what a key in the pane did (a file saved) must show.
-            text = note ?? ""
+            return [note ?? ""]
         case .detail:
-            text = "Esc back · n/p next/prev · w/W save · o open · y copy · r reload · ? help"
+            return ["Esc back · n/p next/prev · w/W save · o open · y copy · r reload · ? help",
+                    "Esc back · n/p · w/W save · o open · y copy · ? help",
+                    "Esc · n/p · w/W · o · y · ? help", "Esc back · ? help"]
         case .pageFailure:
-            text = "r or Enter retries · Esc back · j/k scroll"
+            return ["r or Enter retries · Esc back · j/k scroll", "r retries · Esc back", "r · Esc"]
         case .list, .help:
-            text = listHint
+            return listHint
         }
-        frame.put(TextWrap.truncate(" " + text, width: frame.width), x: 0, y: y, style: theme.status)
     }
 
     /// The list's hint: the filter kept, a failed page or paging stopped, else the main keys.
-    private var listHint: String {
-        let text: String
+    private var listHint: [String] {
         if !list.filter.isEmpty {
-            text = "filter: \(list.filter) · Esc clears · / edits · ? help"
+            let filter = "filter: \(list.filter)"
+            return [filter + " · Esc clears · / edits · ? help", filter + " · Esc clears", filter]
         } else if case .failed = list.status {
-            text = itemSelected
-                ? "A page failed to load: G goes to its row · ? help · q quit"
-                : "Enter shows why the page failed · r retries · ? help · q quit"
+            return itemSelected
+                ? ["A page failed to load: G goes to its row · ? help · q quit", "A page failed: G · ? help",
+                   "page failed: G"]
+                : ["Enter shows why the page failed · r retries · ? help · q quit", "Enter: why · r retries · ? help",
+                   "Enter · r retry"]
         } else if case .stopped(let stop) = list.status, stop.resumeCursor != nil {
-            text = itemSelected
-                ? "Paging stopped: G goes to the last row, r there asks again · ? help · q quit"
-                : "r asks for the next page again · ? help · q quit"
+            return itemSelected
+                ? ["Paging stopped: G goes to the last row, r there asks again · ? help · q quit",
+                   "Paging stopped: G, then r · ? help", "stopped: G, r"]
+                : ["r asks for the next page again · ? help · q quit", "r asks again · ? help", "r: again"]
         } else if let picking {
-            text = picking.hint
+            return picking.hints
+        } else if mode == .grid {
+            return ["arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit",
+                    "hjkl · Enter open · v list · / filter · ? help", "Enter open · ? help", "? help"]
         } else {
-            text = mode == .grid ? "arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit"
-                : "j/k move · Enter open · / filter · r retry image · ? help · q quit"
+            return ["j/k move · Enter open · / filter · r retry image · ? help · q quit",
+                    "j/k · Enter open · / filter · ? help · q quit", "Enter open · ? help", "? help"]
         }
-        return text
     }
 }
