@@ -126,7 +126,7 @@ struct DemoEndToEndTests {
         defer { tmux.close() }
         // The note is there from the first frame; a key moves once the first rows are in.
         try await tmux.waitFor("the note and the first rows") { lines in
-            lines.first?.contains("row 1 of") == true
+            lines.first?.contains(" 1 / ") == true
                 && lines.contains { $0.contains("Each picture shows its row's number · s shows the slots") }
         }
         try tmux.send("j")
