@@ -26,8 +26,7 @@ public struct BrowserLauncher: Sendable {
 
     /// The whole argv for `url`: the URL in place of `%s`, else after the command.
     public func arguments(for url: String) -> [String] {
-        command.contains { $0.contains("%s") }
-            ? command.map { $0.replacing("%s", with: url) } : command + [url]
+        arguments(for: Array(url.utf8)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Why the browser could not be started.
@@ -37,16 +36,21 @@ public struct BrowserLauncher: Sendable {
 
     /// The whole argv for a local file: its path's exact bytes in place of `%s`, else after the command.
     public func arguments(for path: LocalPath) -> [[UInt8]] {
+        arguments(for: path.bytes)
+    }
+
+    /// The argv with `target` (a URL's or a path's bytes) in place of `%s`, else after the command.
+    private func arguments(for target: [UInt8]) -> [[UInt8]] {
         let placeholder = Array("%s".utf8)
         let words = command.map { Array($0.utf8) }
-        guard words.contains(where: { $0.firstRange(of: placeholder) != nil }) else { return words + [path.bytes] }
-        return words.map { $0.replacing(placeholder, with: path.bytes) }
+        guard words.contains(where: { $0.firstRange(of: placeholder) != nil }) else { return words + [target] }
+        return words.map { $0.replacing(placeholder, with: target) }
     }
 
     /// Starts the browser on `url` and returns at once; `ended` is called, off the main thread, with the command's
     /// exit status when it ends (a waiting thread reaps it, so no zombie is left).
     public func open(_ url: String, ended: @escaping @Sendable (Int32) -> Void) throws(Failure) {
-        try start(arguments(for: url).map { Array($0.utf8) }, ended: ended)
+        try start(arguments(for: Array(url.utf8)), ended: ended)
     }
 
     /// Starts the browser (or `xdg-open`) on a local file, as `open(_:ended:)` does a URL.

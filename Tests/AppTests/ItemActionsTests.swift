@@ -138,9 +138,11 @@ import Testing
         func removeFromCache(_ url: URL) { inner.removeFromCache(url) }
     }
 
-    func tableWithPane(sent: @escaping @MainActor ([UInt8]) -> Void = { _ in }, browser: BrowserLauncher = .init(environment: [:]))
+    /// A table of five items with its first page in, and the item actions on it, saving into `folder`.
+    func startedTable(loader: OriginalsLoader = OriginalsLoader(),
+                      sent: @escaping @MainActor ([UInt8]) -> Void = { _ in },
+                      browser: BrowserLauncher = .init(environment: [:]))
         async -> (TableController, ChangeWaiter, ItemActions) {
-        let loader = OriginalsLoader()
         let table = TableController(source: FakeItemSource(count: 5), loader: loader,
                                     configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
         let waiter = ChangeWaiter(table)
@@ -149,6 +151,13 @@ import Testing
         await waiter.until { !table.items.isEmpty }
         let actions = ItemActions(loader: loader, saveFolder: folder.path, browser: browser, insideTmux: false,
                                   sendToTerminal: sent)
+        return (table, waiter, actions)
+    }
+
+    /// `startedTable` with the detail pane open on the first item.
+    func tableWithPane(sent: @escaping @MainActor ([UInt8]) -> Void = { _ in }, browser: BrowserLauncher = .init(environment: [:]))
+        async -> (TableController, ChangeWaiter, ItemActions) {
+        let (table, waiter, actions) = await startedTable(sent: sent, browser: browser)
         press(.enter, table, actions)
         return (table, waiter, actions)
     }
@@ -184,14 +193,7 @@ import Testing
     /// `w`, `W` and `d` in the list act on the selected row as they do in the detail pane.
     @Test func wCapitalWAndDActOnTheSelectedRowInTheList() async throws {
         let loader = OriginalsLoader()
-        let table = TableController(source: FakeItemSource(count: 5), loader: loader,
-                                    configuration: .init(thumbnail: CellSize(columns: 8, rows: 3)))
-        let waiter = ChangeWaiter(table)
-        table.resize(columns: 80, rows: 24)
-        table.start()
-        await waiter.until { !table.items.isEmpty }
-        let actions = ItemActions(loader: loader, saveFolder: folder.path, browser: .init(environment: [:]),
-                                  insideTmux: false, sendToTerminal: { _ in })
+        let (table, waiter, actions) = await startedTable(loader: loader)
         press(.down, table, actions)
         _ = table.nextFrame()
         #expect(await waiter.until { if case .loaded = table.selectedThumbnail { true } else { false } })

@@ -54,9 +54,7 @@ struct NothingSilentEndToEndTests {
         let status = try #require(screen.first { $0.contains("copied the ") })
         #expect(status.contains("(OSC 52 through tmux, which keeps it as a paste buffer too): "))
         let url = try #require(status.components(separatedBy: ": ").last?.trimmingCharacters(in: .whitespaces))
-        try await tmux.waitFor("tmux's paste buffer") { _ in
-            (try? tmux.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == url
-        }
+        try await tmux.waitForPasteBuffer(url)
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
     }

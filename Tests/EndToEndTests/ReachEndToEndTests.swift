@@ -138,9 +138,7 @@ struct ReachEndToEndTests {
 
         try tmux.send("y")
         try await tmux.waitFor(text: "copied the ")
-        try await tmux.waitFor("tmux's paste buffer") { _ in
-            (try? tmux.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == url
-        }
+        try await tmux.waitForPasteBuffer(url)
 
         // A folder's images are the user's own files: `o` gives the command the file's path, `y` copies the path.
         tmux.close()
@@ -159,9 +157,7 @@ struct ReachEndToEndTests {
         #expect(try String(contentsOf: record, encoding: .utf8) == url + "\n" + file + "\n")
         try folder.send("y")
         try await folder.waitFor(text: "copied the file's path")
-        try await folder.waitFor("tmux's paste buffer") { _ in
-            (try? folder.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == file
-        }
+        try await folder.waitForPasteBuffer(file)
         try folder.send("q")
         #expect(try await folder.exitStatus() == 0)
     }
@@ -190,9 +186,7 @@ struct ReachEndToEndTests {
         #expect(try String(contentsOf: record, encoding: .utf8) == "https://scikit-image.org\n")
         try tmux.send("y")
         try await tmux.waitFor(text: "the page URL")
-        try await tmux.waitFor("tmux's paste buffer") { _ in
-            (try? tmux.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == "https://scikit-image.org"
-        }
+        try await tmux.waitForPasteBuffer("https://scikit-image.org")
         try tmux.send("q", "q")
         #expect(try await tmux.exitStatus() == 0)
     }

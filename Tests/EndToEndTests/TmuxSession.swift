@@ -95,6 +95,13 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-e", "-t", session])
     }
 
+    /// Waits until tmux's paste buffer holds `text` (what `y` copied, with `set-clipboard on`).
+    func waitForPasteBuffer(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await waitFor("tmux's paste buffer", sourceLocation: sourceLocation) { _ in
+            (try? self.tmux(["show-buffer"]))?.trimmingCharacters(in: .newlines) == text
+        }
+    }
+
     /// Waits until the screen satisfies `condition` (the screen is read every 20 ms: tmux has no way to say it
     /// changed); returns the screen, or records an issue with what there was instead (`report`). The deadline is a
     /// safety net, not a speed limit (`EndToEnd.deadline`). A program that has ended stops the wait at once.
