@@ -42,4 +42,10 @@ public struct AnimationFrame: Sendable, Equatable {
         self.bitmap = bitmap
         self.delay = delay
     }
+
+    /// How long a player shows the frame: 100 ms for a delay of 10 ms or less, as browsers do, and never less than
+    /// 20 ms, so that no file makes a player redraw faster than 50 times a second.
+    public var displayTime: Duration {
+        delay <= .milliseconds(10) ? .milliseconds(100) : max(delay, .milliseconds(20))
+    }
 }

@@ -62,7 +62,7 @@ public enum ImageDecoder {
     }
 
     /// Refuses empty data, and data longer than `options.maxBytes`.
-    private static func checkSize(_ buffer: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) {
+    static func checkSize(_ buffer: UnsafeRawBufferPointer, options: DecodeOptions) throws(DecodeError) {
         guard !buffer.isEmpty else { throw .empty }
         guard buffer.count <= options.maxBytes else {
             throw .inputTooLarge(bytes: buffer.count, limit: options.maxBytes)
