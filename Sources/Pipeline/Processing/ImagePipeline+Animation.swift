@@ -1,0 +1,57 @@
+import Cells
+import Codecs
+import FoundationEssentials
+
+/// An animated picture's frames, for a player: the bytes and how to draw them, handed out by the pipeline.
+public struct AnimationSource: Sendable {
+    let bytes: [UInt8]
+    let request: ThumbnailRequest
+    let processing: ImageProcessing
+
+    /// A reader of the frames, each drawn as the request asks (the fit of the first frame, as the still picture
+    /// has it). Owned by the task that plays it; nil when the bytes hold no animation after all.
+    public func frames() throws(DecodeError) -> RenderedFrames? {
+        guard let reader = try AnimationReader.open(bytes) else { return nil }
+        return RenderedFrames(reader: reader, request: request, processing: processing)
+    }
+}
+
+/// An animation's frames drawn as cells, one at a time, again from the start after the last. Not `Sendable`: the
+/// task that plays the animation owns it, and decodes and draws off the main actor.
+public final class RenderedFrames {
+    private let reader: AnimationReader
+    private let request: ThumbnailRequest
+    private let processing: ImageProcessing
+    private let fit: PictureFit
+
+    init(reader: AnimationReader, request: ThumbnailRequest, processing: ImageProcessing) {
+        self.reader = reader
+        self.request = request
+        self.processing = processing
+        fit = processing.fit(reader.canvasSize, request)
+    }
+
+    /// Frames a loop shows, once the first loop has ended.
+    public var framesPerLoop: Int? { reader.framesPerLoop }
+
+    /// The next frame's cells and how long they show (`AnimationFrame.displayTime`).
+    public func next() throws(DecodeError) -> (cells: CellBuffer, displayTime: Duration) {
+        let frame = try reader.next()
+        let image = DecodedImage(bitmap: frame.bitmap, format: reader.format,
+                                 originalWidth: reader.canvasSize.width, originalHeight: reader.canvasSize.height)
+        return (processing.render(image, fit, request), frame.displayTime)
+    }
+}
+
+extension ImagePipeline {
+    /// The picture of `request` as an animation to play, or nil when it is a still picture (or its bytes are no
+    /// longer at hand: the still picture stays). Its bytes come from memory, the disk cache or a download shared
+    /// with any load of the same URL. Throws `PipelineError` as a load does.
+    public func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
+        let (data, _, _) = try await bytes(for: request.url)
+        switch ImageDecoder.sniff(data.bytes) {
+        case .gif?, .webp?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Cells
+import Codecs
+import Foundation
+import Pipeline
+import TestSupport
+import Testing
+import TextArt
+
+/// `ImagePipeline.animation(_:)`, what the detail pane plays: an animated picture's frames drawn as the still
+/// picture is, from the bytes the still one was loaded from.
+@Suite struct AnimationSourceTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../CodecsTests/Fixtures").standardized
+
+    func fixture(_ name: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+    }
+
+    func request(_ url: URL) -> ThumbnailRequest {
+        ThumbnailRequest(url: url, size: CellSize(columns: 12, rows: 4),
+                         options: TextArtOptions(mode: .blocks, color: .truecolor))
+    }
+
+    @Test func anAnimationPlaysItsFramesDrawnAsTheStillPictureIs() async throws {
+        let gif = try fixture("animated.gif")
+        try await TestHTTPServer.with { server in
+            server.serve("/spin", .ok(gif, contentType: "image/gif"))
+            let pipeline = ImagePipeline(configuration: .init(), loader: DataLoader())
+            let request = request(server.url("/spin"))
+            let still = try await pipeline.thumbnail(request).value()
+
+            let source = try #require(try await pipeline.animation(request))
+            let frames = try #require(try source.frames())
+            var loop: [(cells: CellBuffer, displayTime: Duration)] = []
+            for _ in 0..<5 { loop.append(try frames.next()) }
+
+            #expect(loop[0].cells == still, "the first frame is the picture the pane already shows")
+            #expect(loop[1].cells != loop[0].cells, "the second frame differs")
+            #expect(loop[4].cells == loop[0].cells && frames.framesPerLoop == 4, "four frames, then the first again")
+            // The fixture's delays are 100, 200, 50 and 0 ms: the last shows 100 ms, as browsers do.
+            #expect(loop.map(\.displayTime) == [.milliseconds(100), .milliseconds(200), .milliseconds(50),
+                                                 .milliseconds(100), .milliseconds(100)])
+            #expect(server.requests(to: "/spin").count == 1, "the frames come from the bytes already loaded")
+        }
+    }
+
+    @Test func aStillPictureHasNoAnimation() async throws {
+        let png = try fixture("rgb.png"), gif = try fixture("still.gif")
+        try await TestHTTPServer.with { server in
+            server.serve("/png", .ok(png, contentType: "image/png"))
+            server.serve("/gif", .ok(gif, contentType: "image/gif"))
+            let pipeline = ImagePipeline(configuration: .init(), loader: DataLoader())
+            #expect(try await pipeline.animation(request(server.url("/png"))) == nil)
+            let source = try #require(try await pipeline.animation(request(server.url("/gif"))),
+                                      "a GIF may hold frames: its frames tell")
+            #expect(try source.frames() == nil)
+        }
+    }
+}
