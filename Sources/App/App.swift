@@ -81,6 +81,7 @@ public final class App {
         images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
         detailPixels = Self.makeDetailPixels(for: terminal, pipeline: naive == nil ? pixels : nil)
         table.showPixels(through: images)
+        table.playsPaneAnimations = detailPixels == nil
         if let naive {
             var naiveConfiguration = configuration
             naiveConfiguration.slotBinding = .naive

@@ -20,6 +20,8 @@ enum KeyAction: Equatable {
     /// The next or previous item when the pane's text fits (nothing to scroll), else a line of it.
     case adjacentWhenTextFits(Int)
     case scroll(TextStep)
+    /// Pauses or plays the detail pane's animation; without one, scrolls the text a page (Space).
+    case pauseAnimation
     case beginFilter, keepFilter, clearFilter, deleteFilterBackward
     case help, retry, retryPage, removeFromCache, reuseOverlay, prefetchAll, switchLayout, zoom(Int), redraw
     /// The actions on the selected item (`ItemActions`): off where there are none (`demo --compare`).

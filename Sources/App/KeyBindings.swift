@@ -119,6 +119,7 @@ enum KeyBindings {
                 table.openAdjacent(by: delta)
             }
         case .scroll(let step): scrollPane(step, table: table)
+        case .pauseAnimation: if !table.togglePaneAnimation() { scrollPane(.pages(1), table: table) }
         case .beginFilter: table.beginFilter()
         case .keepFilter: table.endFilterEditing()
         // Esc with nothing to clear stays quiet: it is pressed to be sure nothing is open, not to ask for something.

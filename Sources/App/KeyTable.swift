@@ -128,16 +128,20 @@ public enum KeyTable {
         KeyBinding(label: "Enter (detail pane)", doc: "scroll the pane's text down one line", places: [.detail],
                    actions: [(.enter, .scroll(.lines(1)))]),
         KeyBinding(label: "↓ ↑ j k PgDn PgUp g G (panes, help)",
-                   doc: "scroll a pane's text or a help taller than the screen (Space, b, Ctrl-D, Ctrl-U, Ctrl-F, "
-                       + "Ctrl-B, Home and End too)", places: panes.union([.help]),
+                   doc: "scroll a pane's text or a help taller than the screen (Space, b, Ctrl-D, Ctrl-U, "
+                       + "Ctrl-F, Ctrl-B, Home and End too)", places: panes.union([.help]),
                    actions: [(.down, .scroll(.lines(1))), (c("j"), .scroll(.lines(1))),
                              (.up, .scroll(.lines(-1))), (c("k"), .scroll(.lines(-1))),
-                             (.pageDown, .scroll(.pages(1))), (c(" "), .scroll(.pages(1))),
+                             (.pageDown, .scroll(.pages(1))),
                              (.control("d"), .scroll(.pages(1))), (.control("f"), .scroll(.pages(1))),
                              (.pageUp, .scroll(.pages(-1))), (c("b"), .scroll(.pages(-1))),
                              (.control("u"), .scroll(.pages(-1))), (.control("b"), .scroll(.pages(-1))),
                              (.home, .scroll(.end(-1))), (c("g"), .scroll(.end(-1))),
                              (.end, .scroll(.end(1))), (c("G"), .scroll(.end(1)))]),
+        KeyBinding(label: "Space (detail pane)", doc: "pause or play an animated picture (GIF, WebP); without one, "
+                       + "scroll the text down a page", places: [.detail], actions: [(c(" "), .pauseAnimation)]),
+        KeyBinding(label: "Space (failed page's pane, help)", doc: "scroll the text down a page",
+                   places: [.pageFailure, .help], actions: [(c(" "), .scroll(.pages(1)))]),
         KeyBinding(label: "Enter Esc Backspace ↓ ↑ (filter)",
                    doc: "while typing the filter: Enter keeps it, Esc clears it, Backspace deletes a character, "
                        + "↓ ↑ move; other keys type", places: [.filter],

@@ -44,6 +44,11 @@ public struct PipelineThumbnailLoader: ThumbnailLoading {
         return OriginalImage(bytes: bytes, fileExtension: fileExtension)
     }
 
+    public func animation(_ url: URL, size: CellSize) async -> (any AnimationFrameSource)? {
+        guard let source = try? await pipeline.animation(request(url, size)) else { return nil }
+        return PipelineAnimationFrames(source)
+    }
+
     public var typicalLatency: Duration? {
         pipeline.typicalDownloadTime
     }

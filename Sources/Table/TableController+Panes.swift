@@ -50,6 +50,20 @@ extension TableController {
         changed()
     }
 
+    /// Pauses the detail pane's animation or plays it again (Space in the pane); false when no animation plays there.
+    public func togglePaneAnimation() -> Bool {
+        guard let detail, binder.togglePaneAnimation(of: detail) else { return false }
+        changed()
+        return true
+    }
+
+    /// Whether the detail pane plays an animated picture's frames as text art; the app turns it off while the pane's
+    /// picture is drawn in pixels (which do not play yet).
+    public var playsPaneAnimations: Bool {
+        get { binder.playsPaneAnimations }
+        set { binder.playsPaneAnimations = newValue }
+    }
+
     /// Deletes the detail pane's image (and the row's thumbnail) from the memory and disk caches (the `d` key in the
     /// pane).
     public func removeDetailImageFromCache() {

@@ -28,6 +28,12 @@ final class ThumbnailBinder {
     /// The detail pane's image load, and its generation: a result from an earlier load is dropped.
     private var paneImageTask: Task<Void, Never>?
     private var paneImageGeneration = 0
+    /// The detail pane's animation: looked up once its picture shows, then played (`PaneAnimation`).
+    private var paneAnimationLookup: Task<Void, Never>?
+    let paneAnimation = PaneAnimation()
+    /// Whether the pane's picture plays its animation as text art (not while it is shown in pixels, which do not
+    /// play yet).
+    var playsPaneAnimations = true
     /// Where thumbnails are shown in real pixels, once their text art is painted; nil for text art only.
     var pixelPictures: PixelPictures?
 
@@ -159,6 +165,7 @@ final class ThumbnailBinder {
         let load = loader.thumbnail(url, size: box)
         if case .ready(let picture) = load {
             pane.imageArrived(.loaded(picture))
+            playAnimation(of: pane, url: url, box: box)
             return
         }
         counters.loadsStarted += 1
@@ -175,12 +182,40 @@ final class ThumbnailBinder {
                 return
             }
             pane.imageArrived(state)
+            if case .loaded = state { self.playAnimation(of: pane, url: url, box: box) }
             self.changed.send()
         }
     }
 
+    /// Plays the pane's picture when it is an animation: asks the loader, then shows each frame in the pane.
+    private func playAnimation(of pane: DetailPane, url: URL, box: CellSize) {
+        guard playsPaneAnimations else { return }
+        let generation = paneImageGeneration
+        paneAnimationLookup = Task { [weak self, weak pane] in
+            guard let source = await self?.loader.animation(url, size: box) else { return }
+            guard let self, let pane, generation == self.paneImageGeneration, !Task.isCancelled else { return }
+            self.paneAnimationLookup = nil
+            pane.animationPlaying(true)
+            self.paneAnimation.play(source) { [weak self, weak pane] cells in
+                pane?.imageArrived(.loaded(cells))
+                self?.changed.send()
+            }
+        }
+    }
+
+    /// Pauses the pane's animation, or plays it again; false when none plays.
+    func togglePaneAnimation(of pane: DetailPane) -> Bool {
+        guard paneAnimation.isActive else { return false }
+        paneAnimation.togglePause()
+        pane.animationPlaying(!paneAnimation.isPaused)
+        return true
+    }
+
     /// Cancels the detail pane's image load (the pane closed or loads again).
     func cancelPaneImage() {
+        paneAnimationLookup?.cancel()
+        paneAnimationLookup = nil
+        paneAnimation.stop()
         guard let task = paneImageTask else { return }
         task.cancel()
         paneImageTask = nil

@@ -29,6 +29,9 @@ public protocol ThumbnailLoading: Sendable {
     /// The image's bytes as the server or the file gave them, for saving (the `w` key): from the caches when they
     /// are there, else fetched; throws a readable error.
     func original(_ url: URL) async throws -> OriginalImage
+    /// The picture at `url` drawn to fit `size` as an animation, for the detail pane to play; nil for a still
+    /// picture. Asked once the still picture is on screen, so its bytes are at hand.
+    func animation(_ url: URL, size: CellSize) async -> (any AnimationFrameSource)?
 }
 
 /// An image's bytes as they came, and the file extension of the format they are in (nil when they are no format
@@ -64,4 +67,5 @@ extension ThumbnailLoading {
     public func download(of url: URL) -> DownloadStanding? { nil }
     public var typicalLatency: Duration? { nil }
     public func original(_ url: URL) async throws -> OriginalImage { throw OriginalUnavailable() }
+    public func animation(_ url: URL, size: CellSize) async -> (any AnimationFrameSource)? { nil }
 }

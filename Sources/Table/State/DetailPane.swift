@@ -22,6 +22,8 @@ public final class DetailPane {
     public private(set) var fullSizeFailure: String?
     /// A one-line note on what the last cache action did ("removed from the cache").
     public private(set) var cacheNote: String?
+    /// Whether the picture is an animation that plays (true) or is paused (false); nil for a still picture.
+    public private(set) var animationPlays: Bool?
 
     init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, lowData: Bool) {
         self.itemIndex = itemIndex
@@ -67,6 +69,12 @@ public final class DetailPane {
     func imageLoading(box: CellSize) {
         imageBox = box
         image = .loading
+        animationPlays = nil
+    }
+
+    /// The picture's animation plays, or is paused.
+    func animationPlaying(_ plays: Bool) {
+        animationPlays = plays
     }
 
     /// The image's load ended: the picture, or why it failed.

@@ -38,6 +38,9 @@ struct DetailPaneView {
         field("Thumbnail state", Self.describe(pane.rowThumbnail))
         if let failure = pane.fullSizeFailure { field("Full-size image", "failed: \(failure); showing the thumbnail") }
         if pane.imageURL != nil { field("Image state", Self.describe(pane.image)) }
+        if let plays = pane.animationPlays {
+            field("Animation", plays ? "playing (Space pauses)" : "paused (Space plays)")
+        }
         if let note = pane.cacheNote { field("Cache", note) }
         return lines
     }
