@@ -1,15 +1,20 @@
 import CWebP
 import Pixels
 
-/// An animated WebP's frames for `AnimationReader`, through libwebpdemux's `WebPAnimDecoder`, which composites each
-/// frame onto the canvas and rewinds with `WebPAnimDecoderReset`. (CWebP's shim holds no state, so this second file
-/// importing it shares nothing by accident.)
+/// An animated WebP's frames read one at a time through libwebpdemux's `WebPAnimDecoder`, which composites each
+/// frame onto the canvas and rewinds with `WebPAnimDecoderReset`: `WebPDecoder` keeps them (or the first),
+/// `AnimationReader` shows each and lets it go. The caller says how many canvases it holds besides libwebp's
+/// (`framesHeld`), so that the memory check counts them. (CWebP's shim holds no state, so this second file importing
+/// it shares nothing by accident.)
 struct WebPAnimationFrames: AnimationFrames {
     let canvasSize: PixelSize
     var format: ImageFormat { .webp }
     private let decoder: Decoder
     private var framesRead = 0
     private var previousTimestamp: Int32 = 0
+    /// Frames are decoded at their own size (often a small rectangle that changed) and kept as whole canvases: the
+    /// pixels decoded stay within the pixel limit, and the canvases held within the memory limit.
+    private var decodedPixels = 0
 
     /// Owns the libwebp decoder, which reads the caller's bytes in place (they must outlive it).
     private final class Decoder {
@@ -36,14 +41,27 @@ struct WebPAnimationFrames: AnimationFrames {
         }
         canvasSize = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
         try options.checkPixelCount(width: canvasSize.width, height: canvasSize.height, format: .webp)
-        // libwebp's two canvases and ours, and the frame the player holds while the next is read.
-        try options.checkMemory(DecodeCost.webpAnimation(canvas: canvasSize) + DecodeCost.rgba(canvasSize))
+        try options.checkMemory(DecodeCost.webpAnimation(canvas: canvasSize))
     }
 
-    mutating func next(options: DecodeOptions) throws(DecodeError) -> AnimationStep {
+    /// The next frame, composited. Past the first: the frame limit, the memory limit (libwebp's canvases and the
+    /// `framesHeld` ones) and the pixel limit end the file with a warning, as damage after the first frame does.
+    mutating func next(options: DecodeOptions, framesHeld: Int) throws(DecodeError) -> AnimationStep {
         try DecodeCancellation.check()
         guard WebPAnimDecoderHasMoreFrames(decoder.pointer) != 0 else { return .end(warning: nil) }
-        guard framesRead < options.maxFrames else { return .end(warning: options.frameCountWarning(kept: framesRead)) }
+        let area = frameArea(number: framesRead + 1) ?? canvasSize.width * canvasSize.height
+        if framesRead > 0 {
+            guard framesRead < options.maxFrames else {
+                return .end(warning: options.frameCountWarning(kept: framesRead))
+            }
+            decodedPixels += area
+            let memory = DecodeCost.webpAnimation(canvas: canvasSize) + framesHeld * DecodeCost.rgba(canvasSize)
+            guard memory <= options.maxMemory, decodedPixels <= options.maxPixels else {
+                return .end(warning: options.framesLimitWarning(kept: framesRead, memory: memory))
+            }
+        } else {
+            decodedPixels = area
+        }
         var buffer: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
         guard WebPAnimDecoderGetNext(decoder.pointer, &buffer, &timestamp) != 0, let buffer else {
@@ -60,9 +78,24 @@ struct WebPAnimationFrames: AnimationFrames {
                                      delay: .milliseconds(Int(timestamp - previousTimestamp))))
     }
 
+    /// For a player, which holds the frame it shows while the next is read.
+    mutating func next(options: DecodeOptions) throws(DecodeError) -> AnimationStep {
+        try next(options: options, framesHeld: 1)
+    }
+
     mutating func rewind(options: DecodeOptions) throws(DecodeError) {
         WebPAnimDecoderReset(decoder.pointer)
         framesRead = 0
         previousTimestamp = 0
+        decodedPixels = 0
+    }
+
+    /// The size of frame `number` (1-based) as the file stores it, or nil when the demuxer does not know it.
+    private func frameArea(number: Int) -> Int? {
+        var iterator = WebPIterator()
+        guard let demuxer = WebPAnimDecoderGetDemuxer(decoder.pointer),
+              WebPDemuxGetFrame(demuxer, Int32(number), &iterator) != 0 else { return nil }
+        defer { WebPDemuxReleaseIterator(&iterator) }
+        return Int(iterator.width) * Int(iterator.height)
     }
 }

@@ -13,7 +13,7 @@ enum WebPDecoder {
         let size = PixelSize(width: Int(features.width), height: Int(features.height))
         try options.checkPixelCount(width: size.width, height: size.height, format: .webp)
         if features.has_animation != 0 {
-            return try decodeAnimation(bytes, size: size, options: options)
+            return try decodeAnimation(bytes, options: options)
         }
 
         var config = WebPDecoderConfig()
@@ -60,77 +60,26 @@ enum WebPDecoder {
     }
 
     /// Every frame of an animated WebP as a full canvas (only the first unless `keepsAnimationFrames`).
-    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer, size: PixelSize,
+    private static func decodeAnimation(_ bytes: UnsafeRawBufferPointer,
                                         options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        var animationOptions = WebPAnimDecoderOptions()
-        guard WebPAnimDecoderOptionsInit(&animationOptions) != 0 else {
-            throw .unsupported(.webp, reason: "WebPAnimDecoderOptionsInit: libwebpdemux does not match its headers")
-        }
-        animationOptions.color_mode = MODE_RGBA
-        animationOptions.use_threads = 0
-        var data = WebPData(bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size: bytes.count)
-        guard let decoder = WebPAnimDecoderNew(&data, &animationOptions) else {
-            throw .corrupt(.webp, reason: "WebPAnimDecoderNew: the animation's chunks are damaged or cut short")
-        }
-        defer { WebPAnimDecoderDelete(decoder) }
-        var info = WebPAnimInfo()
-        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
-            throw .corrupt(.webp, reason: "WebPAnimDecoderGetInfo failed")
-        }
-        let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
-        try options.checkPixelCount(width: canvas.width, height: canvas.height, format: .webp)
-        try options.checkMemory(DecodeCost.webpAnimation(canvas: canvas))
-        let demuxer = WebPAnimDecoderGetDemuxer(decoder)
-
+        var reader = try WebPAnimationFrames(bytes, options: options)
         var frames: [AnimationFrame] = []
         var warning: String?
-        var previousTimestamp: Int32 = 0
-        // Frames are decoded at their own size (often a small rectangle that changed) and kept as whole canvases:
-        // the pixels decoded stay within the pixel limit, and the canvases kept within the memory limit.
-        var decodedPixels = 0
-        while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-            try DecodeCancellation.check()
-            if !frames.isEmpty {
-                guard options.keepsAnimationFrames else { break }
-                guard frames.count < options.maxFrames else {
-                    warning = options.frameCountWarning(kept: frames.count)
-                    break
-                }
-                decodedPixels += frameArea(demuxer, number: frames.count + 1) ?? canvas.width * canvas.height
-                let memory = DecodeCost.webpAnimation(canvas: canvas) + frames.count * DecodeCost.rgba(canvas)
-                guard memory <= options.maxMemory, decodedPixels <= options.maxPixels else {
-                    warning = options.framesLimitWarning(kept: frames.count, memory: memory)
-                    break
-                }
-            } else {
-                decodedPixels = frameArea(demuxer, number: 1) ?? canvas.width * canvas.height
+        reading: while true {
+            switch try reader.next(options: options, framesHeld: frames.count) {
+            case .frame(let frame):
+                frames.append(frame)
+                // Leaving the other frames out is what was asked for, not a limit that was hit: no warning.
+                if !options.keepsAnimationFrames { break reading }
+            case .end(let why):
+                warning = why
+                break reading
             }
-            var buffer: UnsafeMutablePointer<UInt8>?
-            var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                let reason = "WebPAnimDecoderGetNext failed on frame \(frames.count + 1)"
-                guard !frames.isEmpty else { throw .corrupt(.webp, reason: reason) }
-                warning = "the WebP animation is damaged after \(frames.count) frame(s) (\(reason))"
-                break
-            }
-            let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: canvas.width * canvas.height * 4))
-            // Timestamps are the end time of each frame in milliseconds.
-            frames.append(AnimationFrame(bitmap: Bitmap(width: canvas.width, height: canvas.height, pixels: pixels),
-                                         delay: .milliseconds(Int(timestamp - previousTimestamp))))
-            previousTimestamp = timestamp
         }
         guard let first = frames.first else { throw .corrupt(.webp, reason: "the animation holds no frame") }
-        return DecodedImage(bitmap: first.bitmap, format: .webp, originalWidth: canvas.width,
-                            originalHeight: canvas.height,
+        return DecodedImage(bitmap: first.bitmap, format: .webp, originalWidth: reader.canvasSize.width,
+                            originalHeight: reader.canvasSize.height,
                             frames: options.keepsAnimationFrames && frames.count > 1 ? frames : [], warning: warning)
-    }
-
-    /// The size of frame `number` (1-based) as the file stores it, or nil when the demuxer does not know it.
-    private static func frameArea(_ demuxer: OpaquePointer?, number: Int) -> Int? {
-        var iterator = WebPIterator()
-        guard let demuxer, WebPDemuxGetFrame(demuxer, Int32(number), &iterator) != 0 else { return nil }
-        defer { WebPDemuxReleaseIterator(&iterator) }
-        return Int(iterator.width) * Int(iterator.height)
     }
 
     /// A libwebp status as a typed error, with the function that returned it.
