@@ -71,7 +71,8 @@ final class ScreenWriter {
                 else { return false }
                 // The bottom-right cell scrolls some terminals when written; curses handles it with insert mode, but
                 // a wide character there cannot fit: a glyph wider than the room left on the line is a space.
-                let glyph: Character = cell.glyph.displayWidth > maxX - x ? " " : cell.glyph
+                // (No glyph is wider than two columns: only the last column is measured.)
+                let glyph: Character = x + 1 >= maxX && cell.glyph.displayWidth > maxX - x ? " " : cell.glyph
                 surface.put(glyph, attributes: cell.style.attributes, pair: pair, x: x, y: y)
             }
         }
