@@ -54,8 +54,8 @@ final class ScreenWriter {
         onScreen = nil
     }
 
-    /// Writes the cells of `frame` that differ from `previous` (all of them when nil); false, having stopped, when
-    /// the colour-pair table ran out.
+    /// Writes the cells of `frame` that differ from `previous` (when nil, from the blank window `erase()` left);
+    /// false, having stopped, when the colour-pair table ran out.
     private func write(_ frame: CellBuffer, over previous: CellBuffer?, size: Terminal.Size) -> Bool {
         let maxX = min(frame.width, size.columns), maxY = min(frame.height, size.rows)
         let surface = self.surface
@@ -63,9 +63,14 @@ final class ScreenWriter {
             for x in 0..<maxX {
                 let cell = frame[x, y]
                 if cell.isContinuation { continue }
-                // A wide character's right half changing redraws it too.
-                if let previous, previous[x, y] == cell,
-                   x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
+                if let previous {
+                    // A wide character's right half changing redraws it too.
+                    if previous[x, y] == cell, x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
+                } else if cell == .blank {
+                    // `erase()` blanked the window as a plain blank is written (a space, no colour pair, no
+                    // attribute): most of a first screen is such cells.
+                    continue
+                }
                 guard let pair = pairs.pair(for: cell.style, define: { surface.definePair($0, foreground: $1,
                                                                                             background: $2) })
                 else { return false }
