@@ -120,6 +120,10 @@ public struct FolderSource: ItemSource {
         listing.count
     }
 
+    public func waitForCount(upTo interval: Duration) async -> Bool {
+        await listing.waitForEnd(upTo: interval)
+    }
+
     func item(_ relativePath: [UInt8]) -> Item {
         let path = directory.appending(relativePath)
         let folderBytes = relativePath.lastIndex(of: UInt8(ascii: "/")).map { Array(relativePath[..<$0]) }

@@ -2,12 +2,31 @@ import Items
 import Synchronization
 
 /// The images a folder walk has found so far, in listing order.
-typealias FolderListing = GrowingListing<[UInt8]>
+typealias FolderListing = GrowingListing<[[UInt8]]>
+
+/// How a `GrowingListing` keeps what it lists: an array, or a store shaped for its elements (`InputLines`).
+protocol ListingStore: Sendable {
+    associatedtype Element: Sendable
+    init()
+    var count: Int { get }
+    /// Appends `batch`'s elements after these.
+    mutating func add(_ batch: Self)
+    /// The elements in `range`, which lies within `0..<count`.
+    func elements(_ range: Range<Int>) -> [Element]
+}
+
+/// A folder walk's paths, relative to the folder.
+extension Array: ListingStore where Element == [UInt8] {
+    mutating func add(_ batch: [[UInt8]]) { append(contentsOf: batch) }
+    func elements(_ range: Range<Int>) -> [[UInt8]] { Array(self[range]) }
+}
 
 /// What a producer on a thread of its own (a folder walk, a reader of stdin) has found so far, in listing order: the
 /// producer adds to it, pages wait on it for the rows they show, and it tells the producer to stop when nobody wants
 /// the rest.
-final class GrowingListing<Element: Sendable>: Sendable {
+final class GrowingListing<Store: ListingStore>: Sendable {
+    typealias Element = Store.Element
+
     /// How a walk ended.
     enum End: Sendable, Equatable {
         /// Every folder was read (every line, up to the end of the input).
@@ -39,7 +58,7 @@ final class GrowingListing<Element: Sendable>: Sendable {
     }
 
     private struct State {
-        var paths: [Element] = []
+        var paths = Store()
         var found = 0
         var foldersLeftOut = 0
         var end: End?
@@ -64,10 +83,9 @@ final class GrowingListing<Element: Sendable>: Sendable {
     }
 
     /// Adds paths after those listed, and wakes the pages they complete.
-    func list(_ paths: [Element]) {
-        guard !paths.isEmpty else { return }
+    func list(_ paths: Store) {
         let ready = state.withLock { state in
-            state.paths.append(contentsOf: paths)
+            state.paths.add(paths)
             let count = state.paths.count
             let ready = state.waiters.filter { $0.needed <= count }
             state.waiters.removeAll { $0.needed <= count }
@@ -77,9 +95,9 @@ final class GrowingListing<Element: Sendable>: Sendable {
     }
 
     /// Adds the last paths, records the end of the walk and wakes everyone waiting.
-    func finish(_ end: End, listing last: [Element] = []) {
+    func finish(_ end: End, listing last: Store = Store()) {
         let (waiters, endWaiters) = state.withLock { state in
-            state.paths.append(contentsOf: last)
+            state.paths.add(last)
             state.end = end
             defer { state.waiters = []; state.endWaiters = [] }
             return (state.waiters, state.endWaiters)
@@ -101,7 +119,30 @@ final class GrowingListing<Element: Sendable>: Sendable {
     /// The paths from `start` on, at most `count` of them, once that many are listed (or, with `atLeast`, that
     /// many) or the walk has ended. Throws `CancellationError` when the calling task is cancelled first.
     func window(from start: Int, count: Int, atLeast: Int? = nil) async throws -> Window {
-        let needed = start + min(count, atLeast ?? count)
+        try await wait(untilListed: start + min(count, atLeast ?? count))
+        return state.withLock { state in
+            let end = min(state.paths.count, start + count)
+            let paths = start < end ? state.paths.elements(start..<end) : []
+            return Window(paths: paths, listed: state.paths.count, found: state.found,
+                          foldersLeftOut: state.foldersLeftOut, end: state.end)
+        }
+    }
+
+    /// Waits until the walk has ended or `timeout` has passed, whichever comes first; returns false when the calling
+    /// task was cancelled. What a header that follows the count waits on between looks (`ItemSource.waitForCount`).
+    func waitForEnd(upTo timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await self.wait(untilListed: Int.max)) != nil }
+            group.addTask { (try? await Task.sleep(for: timeout)) != nil }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first && !Task.isCancelled
+        }
+    }
+
+    /// Returns once `needed` paths are listed or the walk has ended. Throws `CancellationError` when the calling task
+    /// is cancelled first.
+    private func wait(untilListed needed: Int) async throws {
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
@@ -124,12 +165,6 @@ final class GrowingListing<Element: Sendable>: Sendable {
             }
             waiter?.continuation.resume(throwing: CancellationError())
         }
-        return state.withLock { state in
-            let end = min(state.paths.count, start + count)
-            let paths = start < end ? Array(state.paths[start..<end]) : []
-            return Window(paths: paths, listed: state.paths.count, found: state.found,
-                          foldersLeftOut: state.foldersLeftOut, end: state.end)
-        }
     }
 
     /// How many images the walk has found (listed in order or not yet) and whether it goes on, without waiting.
@@ -139,6 +174,11 @@ final class GrowingListing<Element: Sendable>: Sendable {
             return ItemCount(total: walking ? max(state.found, state.paths.count) : state.paths.count,
                              stillCounting: walking)
         }
+    }
+
+    /// What `body` reads of everything listed so far, without waiting.
+    func reading<Value>(_ body: (Store) -> Value) -> Value {
+        state.withLock { body($0.paths) }
     }
 
     /// How the walk ended, once it has.

@@ -7,24 +7,37 @@ import Glibc
 /// chunk's lines are listed as soon as they are read, in one step, so a page sees them at once.
 struct ItemStreamReader: Sendable {
     let descriptor: Int32
-    let listing: GrowingListing<ItemStreamSource.Entry>
+    let listing: GrowingListing<ItemStreamSource.Entries>
     let lineCeiling: Int
 
     /// What one `read` asks for: as much as a pipe holds.
     static let chunkSize = 1 << 16
 
-    /// Lists the input's lines until it ends, a read fails, or the source is let go.
-    func readLines() {
+    /// Lists the input's lines until it ends, a read fails, or the source is let go. With `onlyJSON`, a line that
+    /// is not JSON is left out and counted.
+    func readLines(onlyJSON: Bool = false) {
         var splitter = LineSplitter(ceiling: lineCeiling)
-        var lines: [InputLine] = []
+        if onlyJSON { splitter = LineSplitter(ceiling: lineCeiling) { Self.isJSON($0) } }
+        var lines = InputLines(), refused = 0
         let ending = readChunks { chunk in
             splitter.feed(chunk, into: &lines)
-            listing.list(lines.map(ItemStreamSource.Entry.line))
-            lines.removeAll(keepingCapacity: true)
+            listing.list(ItemStreamSource.Entries(lines: lines, notJSON: splitter.refused - refused))
+            refused = splitter.refused
+            lines.removeAll()
             return true
         }
         splitter.finish(into: &lines)
-        finish(ending, listing: lines.map(ItemStreamSource.Entry.line))
+        finish(ending, listing: ItemStreamSource.Entries(lines: lines, notJSON: splitter.refused - refused))
+    }
+
+    /// Whether a line is one JSON value.
+    static func isJSON(_ line: UnsafeRawBufferPointer) -> Bool {
+        do {
+            _ = try JSONPageReader.read(Array(line))
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Reads the whole input as one JSON document and lists the items at `keyPaths.items`, or a row saying why
@@ -39,9 +52,10 @@ struct ItemStreamReader: Sendable {
         }
         if tooLarge {
             let ceiling = ItemStreamSource.documentCeiling >> 20
-            return finish(ending, listing: [.problem("the JSON document is larger than \(ceiling) MB: not read")])
+            let tooLarge = ItemStreamSource.Entry.problem("the JSON document is larger than \(ceiling) MB: not read")
+            return finish(ending, listing: .init(tail: [tooLarge]))
         }
-        finish(ending, listing: Self.items(of: bytes, keyPaths: keyPaths))
+        finish(ending, listing: .init(tail: Self.items(of: bytes, keyPaths: keyPaths)))
     }
 
     /// A document's items, or the problem that left it without any.
@@ -92,11 +106,14 @@ struct ItemStreamReader: Sendable {
         return .stopped
     }
 
-    private func finish(_ ending: Ending, listing last: [ItemStreamSource.Entry]) {
+    private func finish(_ ending: Ending, listing last: ItemStreamSource.Entries) {
         switch ending {
         case .complete: listing.finish(.complete, listing: last)
         case .stopped: listing.finish(.stopped, listing: last)
-        case .failed(let reason): listing.finish(.complete, listing: last + [.problem(reason)])
+        case .failed(let reason):
+            var last = last
+            last.tail.append(.problem(reason))
+            listing.finish(.complete, listing: last)
         }
     }
 }

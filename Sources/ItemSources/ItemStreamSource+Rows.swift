@@ -56,7 +56,8 @@ extension ItemStreamSource {
         return FolderSource.fileItem(at: path, title: text, id: id, folder: folder)
     }
 
-    /// A JSON line's row, read by the key paths; a line that is not JSON is a row with the parse error.
+    /// A JSON line's row, read by the key paths; a line that is not JSON (the reader left those out) is a row with
+    /// the parse error.
     func jsonRow(number: Int, bytes: [UInt8], keyPaths: JSONAPISource.KeyPaths) -> Item {
         let id = "\(name):\(number)"
         do {

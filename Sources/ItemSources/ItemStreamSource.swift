@@ -15,8 +15,9 @@ import Glibc
 /// count between pages. When the input ends, the total is final.
 ///
 /// Nothing is dropped without a row that says why: a line that is neither an existing file nor an http(s) URL, a
-/// JSON line that is not JSON, a line longer than the ceiling, and a read error are rows without a picture whose
-/// subtitle and detail pane say what was wrong. Only empty lines are skipped. The row of a line keeps the line's
+/// line longer than the ceiling, and a read error are rows without a picture whose subtitle and detail pane say what
+/// was wrong. Empty lines are skipped, and so are JSON lines that are not JSON, counted (`skippedNote`, in each
+/// page's notes). The row of a line keeps the line's
 /// exact bytes (`Item.inputLine`); its title is the line as text with invalid UTF-8 replaced by U+FFFD (control
 /// characters are escaped by the screen, as every title's are).
 public struct ItemStreamSource: ItemSource {
@@ -30,21 +31,16 @@ public struct ItemStreamSource: ItemSource {
         case jsonLines(JSONAPISource.KeyPaths)
         /// One JSON document, read when the input ends: its items are the list at `items`.
         case jsonDocument(JSONAPISource.KeyPaths)
+
+        var isJSONLines: Bool {
+            if case .jsonLines = self { true } else { false }
+        }
     }
 
     /// The longest line read, in bytes: one megabyte, far more than a path or a JSON record needs.
     public static let lineCeiling = 1 << 20
     /// The largest JSON document read (`.jsonDocument`), as for a page from a server.
     public static let documentCeiling = PageFetcher.maxBytes
-
-    /// One thing read from the input, waiting for a page to make it a row.
-    enum Entry: Sendable {
-        case line(InputLine)
-        /// A row made already: a JSON document's items are made when the document is whole.
-        case made(Item)
-        /// Why the input could not be read to its end (a read error, a document that is too large or not JSON).
-        case problem(String)
-    }
 
     public let name: String
     public let attribution: String
@@ -54,7 +50,7 @@ public struct ItemStreamSource: ItemSource {
     public let lineCeiling: Int
     /// What relative paths are relative to: the working folder when the source was made.
     let workingFolder: LocalPath
-    let listing: GrowingListing<Entry>
+    let listing: GrowingListing<Entries>
     /// Stops the reader when the last copy of this source is let go.
     private let readerOwner: ReaderOwner
 
@@ -85,7 +81,7 @@ public struct ItemStreamSource: ItemSource {
             if case .jsonDocument(let keyPaths) = format {
                 reader.readDocument(keyPaths: keyPaths)
             } else {
-                reader.readLines()
+                reader.readLines(onlyJSON: format.isJSONLines)
             }
         }
         guard started else { throw ItemSourceError("cannot start a thread to read \(name)") }
@@ -101,8 +97,8 @@ public struct ItemStreamSource: ItemSource {
     /// Tells the reader to stop when the source is let go. It stops after its next read returns: a read from a pipe
     /// that stays open and silent waits until the program ends, on a thread that holds nothing else.
     private final class ReaderOwner: Sendable {
-        let listing: GrowingListing<Entry>
-        init(_ listing: GrowingListing<Entry>) { self.listing = listing }
+        let listing: GrowingListing<Entries>
+        init(_ listing: GrowingListing<Entries>) { self.listing = listing }
         deinit { listing.stop() }
     }
 
@@ -113,20 +109,38 @@ public struct ItemStreamSource: ItemSource {
         }
         let window = try await listing.window(from: start, count: pageSize, atLeast: 1)
         let reading = window.end == nil
+        let skipped = skippedNote.map { [$0] } ?? []
         guard window.listed > 0 || reading else {
             return ItemPage(items: [], next: nil, totalCount: 0,
-                            notes: ["\(name) had no items: it was empty, or had only empty lines"])
+                            notes: ["\(name) had no items: it was empty, or had only empty lines"] + skipped)
         }
         let entries = window.paths, source = self
         // A path's row reads the file's size and header: file system work, off the cooperative pool.
         let items = await BlockingIO.run { entries.map(source.item) }
         let end = start + entries.count
         return ItemPage(items: items, next: end < window.listed || reading ? .offset(end) : nil,
-                        totalCount: window.listed, stillCounting: reading)
+                        totalCount: window.listed, stillCounting: reading, notes: skipped)
+    }
+
+    /// How many JSON lines were left out so far for not being JSON.
+    public var notJSONLines: Int {
+        listing.reading { $0.notJSON }
+    }
+
+    /// What the status line and stderr say of the JSON lines left out ("2 lines not JSON, skipped"), or nil when
+    /// none were.
+    public var skippedNote: String? {
+        let count = notJSONLines
+        guard count > 0 else { return nil }
+        return count == 1 ? "1 line not JSON, skipped" : "\(count) lines not JSON, skipped"
     }
 
     public func countSoFar() -> ItemCount? {
         listing.count
+    }
+
+    public func waitForCount(upTo interval: Duration) async -> Bool {
+        await listing.waitForEnd(upTo: interval)
     }
 
     /// Waits until the input has ended (or the reader was stopped): for tests and a picker that must know.

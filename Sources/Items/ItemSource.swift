@@ -17,6 +17,9 @@ public protocol ItemSource: Sendable {
     /// For a source that counts its items as it finds them (a folder being walked): the count now, read without
     /// waiting, so the header can follow it between pages. Nil for a source that does not.
     func countSoFar() -> ItemCount?
+    /// For a source that counts: waits `interval`, or less when the count becomes final first, so a header that
+    /// follows the count shows the final one at once. Returns false when the waiting task was cancelled.
+    func waitForCount(upTo interval: Duration) async -> Bool
 }
 
 /// How many items a source has found, and whether it is still finding more.
@@ -33,6 +36,9 @@ public struct ItemCount: Sendable, Equatable {
 extension ItemSource {
     public func refreshImage(of item: Item) async -> Item? { nil }
     public func countSoFar() -> ItemCount? { nil }
+    public func waitForCount(upTo interval: Duration) async -> Bool {
+        (try? await Task.sleep(for: interval)) != nil
+    }
     public var origin: ItemOrigin { .remote }
 }
 

@@ -107,9 +107,24 @@ final class CursesScreen: CursesSurface {
     }
 
     func put(_ glyph: Character, attributes a: CellAttributes, pair: Int32, x: Int, y: Int) {
-        var scalars = glyph.unicodeScalars.prefix(Int(CCHARW_MAX) - 1).map { wchar_t(bitPattern: $0.value) }
-        if scalars.isEmpty { scalars = [wchar_t(32)] }
-        scalars.append(0)
+        // On the stack, not an array: this runs for every cell of a frame that changed (4,800 on a first screen).
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: Int(CCHARW_MAX)) { scalars in
+            var count = 0
+            for scalar in glyph.unicodeScalars.prefix(scalars.count - 1) {
+                scalars[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            }
+            if count == 0 {
+                scalars[0] = 32
+                count = 1
+            }
+            scalars[count] = 0
+            put(scalars.baseAddress, attributes: a, pair: pair, x: x, y: y)
+        }
+    }
+
+    /// Puts the NUL-ended wide characters at `scalars`.
+    private func put(_ scalars: UnsafePointer<wchar_t>?, attributes a: CellAttributes, pair: Int32, x: Int, y: Int) {
         var attrs: attr_t = 0
         if a.contains(.bold) { attrs |= cnc_a_bold() }
         if a.contains(.dim) { attrs |= cnc_a_dim() }
@@ -117,7 +132,7 @@ final class CursesScreen: CursesSurface {
         if a.contains(.underline) { attrs |= cnc_a_underline() }
         if a.contains(.italic) { attrs |= cnc_a_italic() }
         var cc = cchar_t()
-        _ = scalars.withUnsafeBufferPointer { cnc_setcchar(&cc, $0.baseAddress, attrs, pair) }
+        _ = cnc_setcchar(&cc, scalars, attrs, pair)
         mvwadd_wch(cnc_stdscr(), Int32(y), Int32(x), &cc)
     }
 

@@ -54,8 +54,8 @@ final class ScreenWriter {
         onScreen = nil
     }
 
-    /// Writes the cells of `frame` that differ from `previous` (all of them when nil); false, having stopped, when
-    /// the colour-pair table ran out.
+    /// Writes the cells of `frame` that differ from `previous` (when nil, from the blank window `erase()` left);
+    /// false, having stopped, when the colour-pair table ran out.
     private func write(_ frame: CellBuffer, over previous: CellBuffer?, size: Terminal.Size) -> Bool {
         let maxX = min(frame.width, size.columns), maxY = min(frame.height, size.rows)
         let surface = self.surface
@@ -63,15 +63,21 @@ final class ScreenWriter {
             for x in 0..<maxX {
                 let cell = frame[x, y]
                 if cell.isContinuation { continue }
-                // A wide character's right half changing redraws it too.
-                if let previous, previous[x, y] == cell,
-                   x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
+                if let previous {
+                    // A wide character's right half changing redraws it too.
+                    if previous[x, y] == cell, x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
+                } else if cell == .blank {
+                    // `erase()` blanked the window as a plain blank is written (a space, no colour pair, no
+                    // attribute): most of a first screen is such cells.
+                    continue
+                }
                 guard let pair = pairs.pair(for: cell.style, define: { surface.definePair($0, foreground: $1,
                                                                                             background: $2) })
                 else { return false }
                 // The bottom-right cell scrolls some terminals when written; curses handles it with insert mode, but
                 // a wide character there cannot fit: a glyph wider than the room left on the line is a space.
-                let glyph: Character = cell.glyph.displayWidth > maxX - x ? " " : cell.glyph
+                // (No glyph is wider than two columns: only the last column is measured.)
+                let glyph: Character = x + 1 >= maxX && cell.glyph.displayWidth > maxX - x ? " " : cell.glyph
                 surface.put(glyph, attributes: cell.style.attributes, pair: pair, x: x, y: y)
             }
         }

@@ -74,6 +74,8 @@ struct PickCommand: AsyncParsableCommand {
         }
         var session = BrowsingSession(options: display)
         session.pickCommand = (implied: true, key: printKey)
+        // Said on the screen as lines are read, and again once the terminal is given back, where a script sees it.
+        defer { if let skipped = source.skippedNote { Messages.error(skipped) } }
         do {
             try await session.run(source: source)
         } catch let failure as Terminal.SetupError {

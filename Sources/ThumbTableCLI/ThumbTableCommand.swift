@@ -36,6 +36,10 @@ enum Main {
         // ArgumentParser's own main, but its messages quote the user's arguments raw: they leave by Messages.
         do {
             let arguments = try ConfigDefaults.apply(to: arguments, environment: ProcessInfo.processInfo.environment)
+            if arguments.first == PickCommand.configuration.commandName,
+               let pick = PickCommand.parsedAlone(Array(arguments.dropFirst())) {
+                return try await pick.run()
+            }
             var command = try await ThumbTableCommand.asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -153,6 +153,33 @@ struct PickEndToEndTests {
         #expect(out == Array("two\n".utf8))
     }
 
+    /// JSON lines that are not JSON are skipped: the status line counts them while the list shows the rest, and
+    /// stderr says how many once the terminal is given back; the choice is the line picked among those kept.
+    @Test func linesThatAreNotJSONAreSkippedAndCountedOnTheScreenAndOnStderr() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Data(#"""
+            {"name": "first"}
+            not json {
+            {"name": "second"}
+            \#u{1B}[31mgarbage
+
+            """#.utf8).write(to: URL(fileURLWithPath: scratch.list))
+        let tmux = try await Self.start(["pick", "--json", "--title", "name"], "CMD < LIST > OUT 2> ERR",
+                                        in: scratch, showing: "2 lines not JSON, skipped")
+        defer { tmux.close() }
+        let screen = try await tmux.waitFor(text: "second")
+        #expect(!screen.contains { $0.contains("not json") || $0.contains("garbage") },
+                "\(screen.joined(separator: "\n"))")
+        try tmux.send("j")
+        try await tmux.waitFor(text: " 2 / 2")
+        try tmux.send("Enter")
+        let (status, out) = try await Self.ended(scratch, tmux)
+        #expect(status == "0")
+        #expect(out == Array(#"{"name": "second"}"#.utf8) + [10])
+        #expect(try String(contentsOfFile: scratch.err, encoding: .utf8) == "thumbtable: 2 lines not JSON, skipped\n")
+    }
+
     /// Without a terminal (a new session: no /dev/tty) the picker says so and exits 2.
     @Test func noTerminalExits2() async throws {
         let scratch = try Scratch()

@@ -141,22 +141,36 @@ final class TestPipe: Sendable {
         #expect(items.last?.title == "https://example.com/after.png" && items.count == 2)
     }
 
-    @Test func jsonLinesAreReadByKeyPathsAndALineThatIsNotJSONIsARowWithTheError() async throws {
+    @Test func jsonLinesAreReadByKeyPathsAndLinesThatAreNotJSONAreSkippedAndCounted() async throws {
         let pipe = TestPipe()
         let keys = JSONAPISource.KeyPaths(items: "", title: "name", subtitle: "kind", image: "media.m")
         let source = try ItemStreamSource(reading: pipe.readEnd, format: .jsonLines(keys))
         let lines = [#"{"name": "Ada", "kind": "cat", "media": {"m": "https://example.com/ada.jpg"}}"#,
                      #"{"name": "Bo", "media": {"m": "file:///etc/passwd"}}"#,
-                     "not json {", #"{"name": "Cy"}"#]
+                     "not json {", #"{"name": "Cy"}"#, "\u{1B}[2J garbage"]
         pipe.write(lines.joined(separator: "\n"))
         pipe.closeWriting()
-        let items = try await Self.rest(of: source, from: 0)
-        #expect(items.map(\.title) == ["Ada", "Bo", "not json {", "Cy"])
+        await source.ended()
+        let page = try await source.page(at: source.firstPage)
+        let items = page.items
+        #expect(items.map(\.title) == ["Ada", "Bo", "Cy"])
         #expect(items[0].imageURL?.absoluteString == "https://example.com/ada.jpg" && items[0].subtitle == "cat")
         #expect(items[1].imageURL == nil && items[1].fields.contains { $0.link == .refused }, "a file: link is refused")
-        #expect(items[2].subtitle.hasPrefix("line 3: not JSON: "), "\(items[2].subtitle)")
-        #expect(items.map(\.inputLine) == lines.map { Array($0.utf8) })
+        #expect(items[2].id == "stdin:4", "a row keeps its line's number")
+        #expect(items.map(\.inputLine) == [lines[0], lines[1], lines[3]].map { Array($0.utf8) })
+        #expect(page.totalCount == 3 && page.next == nil)
+        #expect(page.notes == ["2 lines not JSON, skipped"] && source.notJSONLines == 2)
         #expect(source.origin == .remote)
+    }
+
+    @Test func anInputOfOnlyLinesThatAreNotJSONHasNoItemsAndSaysWhy() async throws {
+        let pipe = TestPipe()
+        let source = try ItemStreamSource(reading: pipe.readEnd, format: .jsonLines(.init(items: "", title: "t")))
+        pipe.write("plain text\n")
+        pipe.closeWriting()
+        let page = try await source.page(at: source.firstPage)
+        #expect(page.items.isEmpty && page.next == nil)
+        #expect(page.notes == ["stdin had no items: it was empty, or had only empty lines", "1 line not JSON, skipped"])
     }
 
     @Test func aJSONDocumentGivesTheListAtItsItemsKeyPathWhenItEnds() async throws {

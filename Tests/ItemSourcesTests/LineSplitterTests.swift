@@ -7,10 +7,10 @@ import Testing
     /// The lines of `chunks` fed one after the other, then finished.
     static func lines(_ chunks: [[UInt8]], ceiling: Int = LineSplitter.defaultCeiling) -> [InputLine] {
         var splitter = LineSplitter(ceiling: ceiling)
-        var lines: [InputLine] = []
+        var lines = InputLines()
         for chunk in chunks { chunk.withUnsafeBytes { splitter.feed($0, into: &lines) } }
         splitter.finish(into: &lines)
-        return lines
+        return lines.elements(0..<lines.count)
     }
 
     static func text(_ number: Int, _ line: String) -> InputLine { .text(number: number, bytes: Array(line.utf8)) }
@@ -52,12 +52,21 @@ import Testing
 
     @Test func sixtyFourMegabytesWithoutALineEndAreOneLineLeftOut() {
         var splitter = LineSplitter(ceiling: 1024)
-        var lines: [InputLine] = []
+        var lines = InputLines()
         let chunk = [UInt8](repeating: 0x61, count: 1 << 16)
         // 64 MB with no line end: only its length grows.
         for _ in 0..<1024 { chunk.withUnsafeBytes { splitter.feed($0, into: &lines) } }
-        #expect(lines.isEmpty)
+        #expect(lines.count == 0)
         splitter.finish(into: &lines)
-        #expect(lines == [.tooLong(number: 1, length: 1 << 26)])
+        #expect(lines.elements(0..<lines.count) == [.tooLong(number: 1, length: 1 << 26)])
+    }
+
+    @Test func aLineThatAcceptsRefusesIsLeftOutCountedAndKeepsItsNumber() {
+        var splitter = LineSplitter(accepts: { $0.first != UInt8(ascii: "#") })
+        var lines = InputLines()
+        Array("#no\nyes\n#no again\nlast".utf8).withUnsafeBytes { splitter.feed($0, into: &lines) }
+        splitter.finish(into: &lines)
+        #expect(lines.elements(0..<lines.count) == [Self.text(2, "yes"), Self.text(4, "last")])
+        #expect(splitter.refused == 2)
     }
 }

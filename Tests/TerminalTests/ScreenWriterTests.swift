@@ -90,8 +90,24 @@ import Testing
         buffer[1, 0] = .continuation
         buffer[3, 0] = Cell("界")
         writer.draw(buffer, size: Terminal.Size(columns: 4, rows: 1))
-        #expect(surface.puts == [.put("界", pair: 0, x: 0, y: 0), .put(" ", pair: 0, x: 2, y: 0),
-                                 .put(" ", pair: 0, x: 3, y: 0)])
+        // The blank at x 2 is left as `erase()` made it; the glyph at x 3 is written as a space.
+        #expect(surface.puts == [.put("界", pair: 0, x: 0, y: 0), .put(" ", pair: 0, x: 3, y: 0)])
+    }
+
+    @Test func aFrameWrittenWholeLeavesPlainBlanksToTheErase() {
+        let writer = writer()
+        var buffer = frame(["a  b", "    "])
+        buffer[1, 1] = Cell(" ", style: CellStyle(background: .palette(4)))
+        buffer[2, 1] = Cell(" ", style: CellStyle(attributes: .reverse))
+        writer.draw(buffer, size: Self.size)
+        // Only the letters and the blanks with a colour or an attribute.
+        #expect(surface.take() == [.erase, .put("a", pair: 0, x: 0, y: 0), .put("b", pair: 0, x: 3, y: 0),
+                                   .put(" ", pair: 1, x: 1, y: 1), .put(" ", pair: 0, x: 2, y: 1), .refresh])
+
+        // Against a frame on screen a blank is written where something else was (and before it, as ever).
+        writer.draw(frame(["    ", "    "]), size: Self.size)
+        #expect(surface.take().map { if case .put(_, _, let x, let y) = $0 { "\(x),\(y)" } else { "refresh" } }
+            == ["0,0", "2,0", "3,0", "0,1", "1,1", "2,1", "refresh"])
     }
 
     @Test func runningOutOfPairsResetsThemAndWritesTheFrameAgain() {

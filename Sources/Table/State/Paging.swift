@@ -144,13 +144,14 @@ final class Paging {
     /// How often the header looks at a count the source is still making.
     static let countInterval: Duration = .milliseconds(250)
 
-    /// While the source is still counting (a folder walk going on), reads its count every `countInterval` and
-    /// redraws the header when it moved, until the count is final: the header's "found so far" keeps up with the
-    /// walk, not only when a page arrives.
+    /// While the source is still counting (a folder walk going on), reads its count every `countInterval`, and at
+    /// once when it becomes final, and redraws the header when it moved: the header's "found so far" keeps up with
+    /// the walk, not only when a page arrives.
     private func watchCount() {
         guard countWatch == nil else { return }
+        let source = source
         countWatch = Task { [weak self] in
-            while (try? await Task.sleep(for: Self.countInterval)) != nil {
+            while await source.waitForCount(upTo: Self.countInterval) {
                 guard let self, let count = self.source.countSoFar() else { return }
                 if count.total != self.list.total || count.stillCounting != self.list.totalStillCounting {
                     self.list.recount(count)
