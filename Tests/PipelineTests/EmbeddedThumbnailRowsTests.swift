@@ -15,14 +15,19 @@ struct EmbeddedThumbnailRowsTests {
     static let red = RGBA(r: 220, g: 30, b: 30), blue = RGBA(r: 30, g: 30, b: 220)
     let options = TextArtOptions(mode: .sextants, color: .truecolor)
 
-    /// Serves `count` 1600x1200 red JPEGs with 160x120 blue EXIF thumbnails as /1.jpg, /2.jpg, ...
-    func serveCameraPhotos<T: Sendable>(_ count: Int,
-                                        _ body: (TestHTTPServer, [URL]) async throws -> T) async throws -> T {
+    /// A 1600x1200 red JPEG with a 160x120 blue EXIF thumbnail.
+    static func cameraPhoto() throws -> [UInt8] {
         let scratch = try NewerFormatFiles.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let thumbnail = try JPEGEncoder.encode(Bitmap(width: 160, height: 120, fill: Self.blue))
-        let photo = try ExifThumbnailFiles.make(Bitmap(width: 1600, height: 1200, fill: Self.red),
-                                                thumbnail: thumbnail, in: scratch)
+        return try ExifThumbnailFiles.make(Bitmap(width: 1600, height: 1200, fill: Self.red), thumbnail: thumbnail,
+                                           in: scratch)
+    }
+
+    /// Serves `count` copies of `cameraPhoto()` as /1.jpg, /2.jpg, ...
+    func serveCameraPhotos<T: Sendable>(_ count: Int,
+                                        _ body: (TestHTTPServer, [URL]) async throws -> T) async throws -> T {
+        let photo = try Self.cameraPhoto()
         return try await TestHTTPServer.with { server in
             for index in 1...count { server.serve("/\(index).jpg", .ok(photo, contentType: "image/jpeg")) }
             return try await body(server, (1...count).map { server.url("/\($0).jpg") })
@@ -74,5 +79,16 @@ struct EmbeddedThumbnailRowsTests {
             // Drawn from the 400x300 bitmap already in memory, or else from the thumbnail: either is not enlarged.
             #expect(pipeline.counters.snapshot.embeddedThumbnails <= 1)
         }
+    }
+
+    /// `thumbtable render` decodes through `PictureFit` too: a small box from the thumbnail, a large one from the
+    /// image.
+    @Test func renderUsesTheThumbnailOnlyWhenItCoversTheBox() throws {
+        let image = EncodedImage(try Self.cameraPhoto())
+        let small = PictureFit(of: image, in: CellSize(columns: 20, rows: 10), options: options)
+        let large = PictureFit(of: image, in: CellSize(columns: 200, rows: 80), options: options)
+        #expect(try small.decode(image).fromEmbeddedThumbnail)
+        let full = try large.decode(image)
+        #expect(!full.fromEmbeddedThumbnail && full.bitmap.width >= large.decodeSize.width)
     }
 }
