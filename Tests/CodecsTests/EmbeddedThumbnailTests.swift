@@ -127,24 +127,54 @@ struct EmbeddedThumbnailTests {
 /// A HEIC's thumbnail item (`heif-enc -t`) is decoded when it covers the target, the primary image otherwise.
 @Suite(.enabled(if: NewerFormatFiles.encodersAvailable, "heif-enc, avifenc or cjxl is missing: run scripts/setup"))
 struct HEIFThumbnailTests {
-    @Test func aThumbnailItemThatCoversTheTargetIsDecodedInstead() throws {
+    /// A size the 128-wide thumbnail item covers.
+    static let thumbnailTarget = PixelSize(width: 64, height: 40)
+
+    /// coffee.png (600x400) as HEIC with a thumbnail item at most 128 wide.
+    private static func made() throws -> [UInt8] {
         let scratch = try NewerFormatFiles.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let withThumbnail = NewerFormatFiles.Encoder(fileExtension: "heic") {
             ["heif-enc", "-q", "60", "-t", "128", "-o", $1, $0]
         }
-        let bytes = try ImageDecoder.readFile(at: try NewerFormatFiles.make(withThumbnail, from: "coffee.png",
-                                                                             in: scratch))
+        return try ImageDecoder.readFile(at: try NewerFormatFiles.make(withThumbnail, from: "coffee.png", in: scratch))
+    }
+
+    @Test func aThumbnailItemThatCoversTheTargetIsDecodedInstead() throws {
+        let bytes = try Self.made()
         let encoded = EncodedImage(bytes)
         let thumbnail = try #require(encoded.embeddedThumbnailSize)
         #expect(thumbnail.width == 128 && (84...86).contains(thumbnail.height))
-        let small = try ImageDecoder.decode(encoded, options: DecodeOptions(targetSize: PixelSize(width: 64, height: 40)))
+        let small = try ImageDecoder.decode(encoded, options: DecodeOptions(targetSize: Self.thumbnailTarget))
         #expect(small.fromEmbeddedThumbnail)
         #expect(small.bitmap.width == thumbnail.width && small.originalWidth == 600 && small.originalHeight == 400)
-        let full = try ImageDecoder.decode(encoded, options: DecodeOptions(targetSize: PixelSize(width: 300, height: 200)))
+        let full = try ImageDecoder.decode(encoded,
+                                           options: DecodeOptions(targetSize: PixelSize(width: 300, height: 200)))
         #expect(!full.fromEmbeddedThumbnail && full.bitmap.width == 600)
         // The thumbnail is the same picture: the mean difference against the full image, both at 128 wide, is small.
         let resized = ImageDifference.resized(full.bitmap, width: small.bitmap.width, height: small.bitmap.height)
         #expect(ImageDifference.meanAbsolute(small.bitmap, resized, block: 8) < 12)
+    }
+
+    /// Cut or with bytes flipped all over (thumbnail item and image alike), a HEIC asked for at thumbnail size
+    /// decodes to a whole bitmap or fails with a message naming the format.
+    @Test func aDamagedFileWithAThumbnailItemDecodesOrFailsCleanly() throws {
+        let bytes = try Self.made()
+        var damaged: [[UInt8]] = [40, 400, bytes.count / 2, bytes.count - 1].map { Array(bytes.prefix($0)) }
+        for round in 0..<6 {
+            var flipped = bytes
+            for index in stride(from: 64 + round * 13, to: flipped.count, by: 101) { flipped[index] ^= 0x5A }
+            damaged.append(flipped)
+        }
+        for (index, file) in damaged.enumerated() {
+            do {
+                let image = try ImageDecoder.decode(EncodedImage(file),
+                                                    options: DecodeOptions(targetSize: Self.thumbnailTarget))
+                let bitmap = image.bitmap
+                #expect(bitmap.width > 0 && bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+            } catch {
+                #expect(error.description.contains("HEIF"), "file \(index): \(error)")
+            }
+        }
     }
 }
