@@ -51,8 +51,16 @@ extension ImageDecoder {
 }
 
 extension ImageHeader {
-    /// The bytes decoding with `options` will allocate (`DecodeCost`), from this header and its details alone.
+    /// The bytes decoding with `options` will allocate (`DecodeCost`), from this header and its details alone. When
+    /// the embedded thumbnail is decoded instead, the full image's cost still counts: a thumbnail that turns out
+    /// damaged is replaced by the full image in the same decode.
     func memoryCost(options: DecodeOptions) -> Int {
+        let full = fullImageMemoryCost(options: options)
+        guard let thumbnail = embeddedThumbnail(for: options) else { return full }
+        return max(full, thumbnail.memoryCost(options: options))
+    }
+
+    private func fullImageMemoryCost(options: DecodeOptions) -> Int {
         switch (format, details) {
         case (.jpeg, .jpeg(let markers, _)):
             return JPEGDecoder.memoryCost(displayed: size, markers: markers, options: options)

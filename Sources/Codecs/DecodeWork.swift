@@ -9,8 +9,10 @@ extension ImageDecoder {
         (try? header(of: bytes))?.decodeWork ?? 0
     }
 
-    /// `decodeWork(of:)` from the header the image already holds.
-    public static func decodeWork(of image: EncodedImage) -> Int {
-        image.header?.decodeWork ?? 0
+    /// `decodeWork(of:)` from the header the image already holds, for a decode with `options`: the embedded
+    /// thumbnail's work when that is what will be decoded (`ImageHeader.embeddedThumbnail(for:)`).
+    public static func decodeWork(of image: EncodedImage, options: DecodeOptions = .init()) -> Int {
+        guard let header = image.header else { return 0 }
+        return header.embeddedThumbnail(for: options)?.decodeWork ?? header.decodeWork
     }
 }

@@ -19,6 +19,9 @@ public struct DecodedImage: Sendable, Equatable {
     public var frames: [AnimationFrame]
     /// A problem the decoder recovered from (a truncated JPEG drawn as far as its data goes), for the user.
     public var warning: String?
+    /// The bitmap was decoded from the smaller copy the file carries (an EXIF thumbnail, a HEIF thumbnail item),
+    /// which had the pixels the caller asked for; `originalWidth` and `originalHeight` are still the full image's.
+    public var fromEmbeddedThumbnail = false
 
     public init(bitmap: Bitmap, format: ImageFormat, originalWidth: Int, originalHeight: Int,
                 frames: [AnimationFrame] = [], warning: String? = nil) {

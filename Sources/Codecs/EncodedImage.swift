@@ -15,4 +15,8 @@ public struct EncodedImage: Sendable {
 
     /// The full size in displayed orientation, when the header says it.
     public var size: PixelSize? { header?.size }
+
+    /// The size of the smaller copy the file carries (an EXIF thumbnail, a HEIF thumbnail item) in displayed
+    /// orientation, when it has a usable one.
+    public var embeddedThumbnailSize: PixelSize? { header?.embeddedThumbnail?.size }
 }

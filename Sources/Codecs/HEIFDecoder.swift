@@ -24,12 +24,56 @@ enum HEIFDecoder {
     }
 
     /// The displayed size (after `irot`) and the luma bit depth the primary image's properties declare, read
-    /// without decoding: what `DecodeCost.heif` counts.
-    static func primaryImage(_ bytes: UnsafeRawBufferPointer,
-                             format: ImageFormat) throws(DecodeError) -> (size: PixelSize, bitDepth: Int) {
+    /// without decoding: what `DecodeCost.heif` counts; and its largest thumbnail item with fewer pixels than it.
+    static func primaryImage(
+        _ bytes: UnsafeRawBufferPointer, format: ImageFormat
+    ) throws(DecodeError) -> (size: PixelSize, bitDepth: Int, thumbnail: EmbeddedThumbnail?) {
         try withPrimaryImage(bytes, format: format) { heif, handle in
-            (displayedSize(heif, handle), Int(heif.image_handle_get_luma_bits_per_pixel(handle)))
+            let size = displayedSize(heif, handle)
+            return (size, Int(heif.image_handle_get_luma_bits_per_pixel(handle)),
+                    largestThumbnail(heif, handle, under: size))
         }
+    }
+
+    /// Decodes the primary image's thumbnail item `itemID`, which the header found to be `size`.
+    static func decodeThumbnail(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, itemID: UInt32,
+                                size: PixelSize, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        try withPrimaryImage(bytes, format: format) { heif, primary throws(DecodeError) in
+            var handle: OpaquePointer?
+            try check(heif.image_handle_get_thumbnail(primary, itemID, &handle), "heif_image_handle_get_thumbnail",
+                      format)
+            guard let handle else { throw .corrupt(format, reason: "the thumbnail item \(itemID) is missing") }
+            defer { heif.image_handle_release(handle) }
+            try options.checkPixelCount(width: size.width, height: size.height, format: format)
+            let bitDepth = Int(heif.image_handle_get_luma_bits_per_pixel(handle))
+            try options.checkMemory(DecodeCost.heif(size, bitDepth: bitDepth))
+            let bitmap = try decodePixels(heif, handle, size: size, format: format)
+            return DecodedImage(bitmap: bitmap, format: format, originalWidth: size.width, originalHeight: size.height)
+        }
+    }
+
+    /// The largest of the primary image's thumbnail items (the first 16 it lists) with fewer pixels than `size`.
+    private static func largestThumbnail(_ heif: cheif_library, _ primary: OpaquePointer,
+                                         under size: PixelSize) -> EmbeddedThumbnail? {
+        var ids = [heif_item_id](repeating: 0, count: 16)
+        let count = min(Int(heif.image_handle_get_number_of_thumbnails(primary)), ids.count)
+        guard count > 0 else { return nil }
+        let listed = Int(heif.image_handle_get_list_of_thumbnail_IDs(primary, &ids, Int32(count)))
+        var best: EmbeddedThumbnail?
+        for id in ids.prefix(min(listed, count)) {
+            var handle: OpaquePointer?
+            guard heif.image_handle_get_thumbnail(primary, id, &handle).code == heif_error_Ok, let handle else {
+                continue
+            }
+            defer { heif.image_handle_release(handle) }
+            let thumbnail = displayedSize(heif, handle)
+            let pixels = thumbnail.width * thumbnail.height
+            guard thumbnail.width > 0, thumbnail.height > 0, pixels < size.width * size.height,
+                  pixels > (best.map { $0.size.width * $0.size.height } ?? 0) else { continue }
+            best = EmbeddedThumbnail(size: thumbnail, source: .heif(
+                itemID: id, bitDepth: Int(heif.image_handle_get_luma_bits_per_pixel(handle))))
+        }
+        return best
     }
 
     /// Loads libheif, parses the file's boxes (no pixel is decoded) and hands `body` its primary image.

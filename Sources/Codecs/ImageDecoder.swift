@@ -27,13 +27,19 @@ public enum ImageDecoder {
 
     /// Decodes an image whose header is already read: a JPEG's segments and scans and a PNG's chunks are not walked
     /// again (the other formats' libraries read their own headers as they decode). An image without a header fails
-    /// as `decode(_:options:)` fails on its bytes.
+    /// as `decode(_:options:)` fails on its bytes. The file's embedded thumbnail is decoded instead of the image
+    /// when it has the pixels `options.targetSize` needs (`ImageHeader.embeddedThumbnail(for:)`), and the image
+    /// when that thumbnail does not decode cleanly.
     public static func decode(_ image: EncodedImage,
                               options: DecodeOptions = .init()) throws(DecodeError) -> DecodedImage {
         guard let header = image.header else { return try decode(image.bytes, options: options) }
         return try image.bytes.withUnsafeBytes { buffer in
             Result { () throws(DecodeError) -> DecodedImage in
                 try checkSize(buffer, options: options)
+                if let thumbnail = header.embeddedThumbnail(for: options),
+                   let decoded = try decode(thumbnail, of: header, in: buffer, options: options) {
+                    return decoded
+                }
                 switch header.details {
                 case .jpeg(let markers, let scans):
                     return try JPEGDecoder.decode(buffer, read: (markers, scans), options: options)

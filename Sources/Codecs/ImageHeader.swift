@@ -17,6 +17,9 @@ public struct ImageHeader: Sendable {
     public var height: Int
     /// What the format's own segments say beyond the size; `.none` for a header made by hand.
     var details: Details = .none
+    /// The smaller copy of the picture the file carries, when it has a usable one (`embeddedThumbnail(for:)` says
+    /// when it is decoded instead).
+    var embeddedThumbnail: EmbeddedThumbnail?
 
     /// The facts of one format that the cost, the work and the decoder read, gathered while the header is read.
     enum Details: Sendable {
@@ -66,11 +69,15 @@ extension ImageDecoder {
         }
         let size: PixelSize
         let details: ImageHeader.Details
+        var thumbnail: EmbeddedThumbnail?
         switch format {
         case .jpeg:
             let markers = JPEGMarkers(scanning: buffer)
             size = try JPEGDecoder.displayedSize(buffer, markers: markers)
             details = .jpeg(markers, JPEGScanWork(scanning: buffer))
+            thumbnail = markers.exifThumbnail.flatMap {
+                EmbeddedThumbnail.exif(buffer, at: $0, orientation: markers.orientation)
+            }
         case .png:
             size = try PNGDecoder.size(buffer)
             details = .png(copiedBytes: PNGChunks.essentialCopyBytes(buffer))
@@ -85,12 +92,14 @@ extension ImageDecoder {
             let primary = try HEIFDecoder.primaryImage(buffer, format: format)
             size = primary.size
             details = .heif(bitDepth: primary.bitDepth)
+            thumbnail = primary.thumbnail
         case .jxl:
             size = try JXLDecoder.size(buffer)
             details = .none
         }
         var header = ImageHeader(format: format, width: size.width, height: size.height)
         header.details = details
+        header.embeddedThumbnail = thumbnail
         return header
     }
 }

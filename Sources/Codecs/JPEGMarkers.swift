@@ -1,8 +1,10 @@
-/// What the JPEG segments before the image data say that TurboJPEG does not report: the EXIF orientation, whether
-/// an Adobe APP14 segment is present (Adobe's CMYK JPEGs store inverted ink values), and whether the data ends
-/// before the first scan.
+/// What the JPEG segments before the image data say that TurboJPEG does not report: the EXIF orientation and
+/// thumbnail, whether an Adobe APP14 segment is present (Adobe's CMYK JPEGs store inverted ink values), and whether
+/// the data ends before the first scan.
 struct JPEGMarkers: Sendable, Equatable {
     var orientation: ExifOrientation = .up
+    /// Where the EXIF segment's JPEG thumbnail lies in the file, when it declares one inside the segment.
+    var exifThumbnail: Range<Int>?
     var hasAdobeSegment = false
     /// The data ends inside the header segments: there is no image data at all, only a cut-short file.
     var endsInHeaders = false
@@ -34,10 +36,12 @@ struct JPEGMarkers: Sendable, Equatable {
             let segment = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 2 + length)])
             switch marker {
             case 0xE1 where segment.starts(with: Self.exifHeader):
-                if let value = Self.orientationTag(inTIFF: UnsafeRawBufferPointer(rebasing: segment.dropFirst(6))),
-                   let orientation = ExifOrientation(rawValue: value) {
+                let exif = ExifTIFF(UnsafeRawBufferPointer(rebasing: segment.dropFirst(6)))
+                if let value = exif.orientation, let orientation = ExifOrientation(rawValue: value) {
                     self.orientation = orientation
                 }
+                let tiffStart = offset + 4 + 6
+                exifThumbnail = exif.thumbnail.map { (tiffStart + $0.lowerBound)..<(tiffStart + $0.upperBound) }
             case 0xEE where segment.starts(with: Self.adobeHeader):
                 hasAdobeSegment = true
             // SOF0...SOF15 but DHT (C4), JPG (C8) and DAC (CC): precision, height, width, components.
@@ -77,34 +81,4 @@ struct JPEGMarkers: Sendable, Equatable {
 
     private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     private static let adobeHeader: [UInt8] = Array("Adobe".utf8)
-
-    /// The value of tag 0x0112 in IFD0 of a TIFF structure (as EXIF embeds it), or nil.
-    static func orientationTag(inTIFF tiff: UnsafeRawBufferPointer) -> Int? {
-        guard tiff.count >= 8 else { return nil }
-        let bigEndian: Bool
-        switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): bigEndian = false  // "II"
-        case (0x4D, 0x4D): bigEndian = true  // "MM"
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            let a = Int(tiff[at]), b = Int(tiff[at + 1])
-            return bigEndian ? a << 8 | b : b << 8 | a
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let high = u16(bigEndian ? at : at + 2), let low = u16(bigEndian ? at + 2 : at) else { return nil }
-            return high << 16 | low
-        }
-        guard u16(2) == 42, let ifd = u32(4), let entries = u16(ifd) else { return nil }
-        for index in 0..<entries {
-            let entry = ifd + 2 + index * 12
-            guard let tag = u16(entry) else { return nil }
-            if tag == 0x0112 {
-                guard u16(entry + 2) == 3 else { return nil }  // type SHORT
-                return u16(entry + 8)
-            }
-        }
-        return nil
-    }
 }

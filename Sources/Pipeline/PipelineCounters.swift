@@ -42,6 +42,9 @@ public final class PipelineCounters: Sendable {
         public var maxDownloadsInFlight = 0
         /// Decodes asked for (counted before waiting for decode memory), including those that then failed.
         public var decodes = 0
+        /// Decodes that drew the picture from the smaller copy its file carries (an EXIF thumbnail, a HEIF thumbnail
+        /// item), which had the pixels wanted, instead of the full image.
+        public var embeddedThumbnails = 0
         /// Grids rendered and put in the memory cache.
         public var renders = 0
         /// Conditional requests sent for stale disk cache entries (each attempt counts).
@@ -99,7 +102,7 @@ extension PipelineCounters.Snapshot {
             ("downloads_cancelled", downloadsCancelled), ("downloads_preempted", downloadsPreempted),
             ("bytes_downloaded", bytesDownloaded),
             ("bytes_discarded", bytesDiscarded), ("max_downloads_in_flight", maxDownloadsInFlight),
-            ("decodes", decodes), ("renders", renders), ("revalidated", revalidated), ("not_modified", notModified),
+            ("decodes", decodes), ("embedded_thumbnails", embeddedThumbnails), ("renders", renders), ("revalidated", revalidated), ("not_modified", notModified),
             ("failures_remembered", failuresRemembered), ("memory_purges", memoryPurges),
         ]
     }

@@ -109,12 +109,14 @@ extension ImagePipeline {
         let options = DecodeOptions(targetSize: target, keepsAnimationFrames: false)
         let memory = ImageDecoder.memoryCost(of: image, options: options)
         do {
-            return try await lane.run(work: ImageDecoder.decodeWork(of: image)) {
+            return try await lane.run(work: ImageDecoder.decodeWork(of: image, options: options)) {
                 try await budget.reserve(memory)
                 do {
                     // One whose picture left while it waited never starts; a started one stops part way.
                     try Task.checkCancellation()
-                    return (try ImageDecoder.decode(image, options: options), memory)
+                    let decoded = try ImageDecoder.decode(image, options: options)
+                    if decoded.fromEmbeddedThumbnail { counters.add(\.embeddedThumbnails) }
+                    return (decoded, memory)
                 } catch {
                     budget.release(memory)
                     throw error

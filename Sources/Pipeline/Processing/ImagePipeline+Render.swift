@@ -159,7 +159,9 @@ extension ImagePipeline {
                     // One whose row left while it waited never starts; a started one stops part way (between rows,
                     // scans' rows or frames: `DecodeError.cancelled`).
                     try Task.checkCancellation()
-                    return (try processing.decode(image, fit), fit, memory)
+                    let decoded = try processing.decode(image, fit)
+                    if decoded.fromEmbeddedThumbnail { counters.add(\.embeddedThumbnails) }
+                    return (decoded, fit, memory)
                 } catch {
                     processing.decodeBudget.release(memory)
                     throw error

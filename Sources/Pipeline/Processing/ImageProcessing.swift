@@ -46,5 +46,5 @@ public struct ImageProcessing: Sendable {
         decode: { image, fit throws(DecodeError) in try fit.decode(image) },
         render: { image, fit, request in fit.render(image, options: request.options) },
         decodeMemory: { image, fit in fit.memoryCost(of: image) },
-        decodeWork: { image, _ in ImageDecoder.decodeWork(of: image) })
+        decodeWork: { image, fit in ImageDecoder.decodeWork(of: image, options: fit.decodeOptions) })
 }

@@ -53,6 +53,7 @@ struct OverlayCounterGroups: Equatable {
         Known(group: "caches", name: "memory_purges", words: "memory purges", quietAtZero: true),
         Known(group: "caches", name: "coalesced", words: "joined"),
         Known(group: "caches", name: "decodes", words: "decodes"),
+        Known(group: "caches", name: "embedded_thumbnails", words: "embedded thumbnails", quietAtZero: true),
         Known(group: "caches", name: "renders", words: "renders"),
         Known(group: "caches", name: "prefetches_started", words: "prefetches"),
         Known(group: "caches", name: "prefetches_cancelled", words: "cancelled", under: "prefetches_started"),
