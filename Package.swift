@@ -8,11 +8,14 @@ import PackageDescription
 // system's shared library because -L folders come first. `-l:` in a script needs lld (Swift's toolchain ships it;
 // gold cannot), which also packs the release build's 50,000 relative relocations (`-z pack-relative-relocs`, glibc
 // 2.36). libstdc++ is linked in only in release builds, whose Swift runtime is linked in too (`--static-swift-stdlib`);
-// debug builds load the runtime's shared libraries, which need the shared libstdc++. Figures: docs/benchmarks.md.
+// debug builds load the runtime's shared libraries, which need the shared libstdc++. `--no-export-dynamic` undoes the
+// `-export-dynamic` that the static Swift runtime's link arguments add: it exported 10,000 of our own symbols, which
+// the runtime's start-up `dladdr` searched one by one (0.33 M instructions, 28% of `--version`); nothing looks our
+// symbols up (the libraries opened late bring their own). Figures: docs/benchmarks.md.
 let staticLibraries: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-L", Context.packageDirectory + "/Linking/static"]),
     .unsafeFlags(["-L", Context.packageDirectory + "/Linking/release", "-Xlinker", "-z", "-Xlinker",
-                  "pack-relative-relocs"], .when(configuration: .release)),
+                  "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
 ]
 
 let package = Package(

@@ -9,19 +9,20 @@ enum ColorSpace {
     /// Steps of the tables indexed by a linear value in 0...1.
     static let linearSteps = 4095
 
-    /// The linear value of each sRGB byte.
-    static let linearOfByte: [Float] = (0..<256).map { decode(Float($0) / 255) }
+    // The tables themselves (linearOfByte, byteOfLinear, gammaOfLinear, lightnessOfLuminance) are literals in the
+    // generated ColorSpace+Tables.swift, which the compiler lays out in the binary: computing them took 1.6 M
+    // instructions (12,000 powers and cube roots) of a 25 M `render`. `computedTables` says what they hold.
 
-    /// The sRGB byte of each linear step.
-    static let byteOfLinear: [UInt8] = (0...linearSteps).map {
-        UInt8(min(255, max(0, (encode(Float($0) / Float(linearSteps)) * 255).rounded())))
+    /// The tables as the formulas give them: what ColorSpace+Tables.swift holds, written and checked by
+    /// `GeneratedTablesTests`.
+    static func computedTables() -> (linearOfByte: [Float], byteOfLinear: [UInt8], gammaOfLinear: [Float],
+                                     lightnessOfLuminance: [Float]) {
+        let steps = (0...linearSteps).map { Float($0) / Float(linearSteps) }
+        return ((0..<256).map { decode(Float($0) / 255) },
+                steps.map { UInt8(min(255, max(0, (encode($0) * 255).rounded()))) },
+                steps.map { encode($0) },
+                steps.map { lightness($0) })
     }
-
-    /// The sRGB-encoded value (0...1) of each linear step: a roughly perceptual scale that is cheap to get.
-    static let gammaOfLinear: [Float] = (0...linearSteps).map { encode(Float($0) / Float(linearSteps)) }
-
-    /// CIE L* (0...1) of each step of relative luminance.
-    static let lightnessOfLuminance: [Float] = (0...linearSteps).map { lightness(Float($0) / Float(linearSteps)) }
 
     static func decode(_ v: Float) -> Float {
         v <= 0.04045 ? v / 12.92 : powf((v + 0.055) / 1.055, 2.4)

@@ -1,6 +1,10 @@
 /// Printable ASCII glyphs with how much of a cell each covers, overall and at a coarse grid, for tone and shape
 /// matching.
-struct GlyphSet: Sendable {
+///
+/// The two sets, `ramp` and `all`, are literals in the generated GlyphSet+Tables.swift (nothing is measured at first
+/// use); the extension below measures them from the glyph coverage, for `GeneratedTablesTests`, which writes and
+/// checks that file.
+struct GlyphSet: Sendable, Equatable {
     /// The resolution shapes are matched at: pixels across and down a cell.
     static let columns = 2
     static let rows = 4
@@ -13,31 +17,6 @@ struct GlyphSet: Sendable {
     let pattern: [Float]
     /// Lightness of each glyph seen as a whole.
     let lightness: [Float]
-
-    init(_ characters: [Character]) {
-        var glyphs: [Character] = [], coverage: [Float] = [], pattern: [Float] = [], lightness: [Float] = []
-        let line = GlyphSet.fineColumns, fx = line / GlyphSet.columns, fy = GlyphSet.fineRows / GlyphSet.rows
-        for character in characters {
-            guard let fine = GlyphSet.fineCoverage(of: character) else { continue }
-            let mean = GlyphSet.mean(fine)
-            glyphs.append(character)
-            coverage.append(mean)
-            lightness.append(ColorSpace.lightness(mean))
-            for py in 0..<GlyphSet.rows {
-                for px in 0..<GlyphSet.columns {
-                    var s = 0
-                    for y in 0..<fy {
-                        for x in 0..<fx { s += Int(fine[fine.startIndex + (py * fy + y) * line + px * fx + x]) }
-                    }
-                    pattern.append(ColorSpace.lightness(Float(s) / Float(255 * fx * fy)))
-                }
-            }
-        }
-        self.glyphs = glyphs
-        self.coverage = coverage
-        self.pattern = pattern
-        self.lightness = lightness
-    }
 
     /// The size of the generated coverage table's cells.
     static let fineColumns = 8
@@ -55,15 +34,6 @@ struct GlyphSet: Sendable {
     private static func mean(_ fine: ArraySlice<UInt8>) -> Float {
         Float(fine.reduce(0) { $0 + Int($1) }) / Float(255 * fine.count)
     }
-
-    /// The tone ramp: glyphs that read as an even texture rather than a shape, from empty to dense.
-    static let ramp = GlyphSet(" .-':,;~\"^!*r+=<>?|lcivtxzsunoeyawhkdbqpXUGAE9O0&#8RBNWM@"
-        .map { ($0, mean(fineCoverage(of: $0)!)) }
-        .sorted { $0.1 < $1.1 }
-        .map(\.0))
-
-    /// Every printable ASCII glyph, for shape matching.
-    static let all = GlyphSet((32..<127).map { Character(Unicode.Scalar(UInt8($0))) })
 
     /// The index of the glyph whose lightness is nearest `l`, the first such glyph on a tie; for a set in order of
     /// lightness, as `ramp` is.
@@ -90,4 +60,46 @@ struct GlyphSet: Sendable {
     }
 
     var maxLightness: Float { lightness.max() ?? 0 }
+}
+
+extension GlyphSet {
+    /// The set of `characters` that have a coverage, measured. (In an extension, so the memberwise initialiser that
+    /// GlyphSet+Tables.swift's literals use stays.)
+    init(_ characters: [Character]) {
+        var glyphs: [Character] = [], coverage: [Float] = [], pattern: [Float] = [], lightness: [Float] = []
+        let line = GlyphSet.fineColumns, fx = line / GlyphSet.columns, fy = GlyphSet.fineRows / GlyphSet.rows
+        for character in characters {
+            guard let fine = GlyphSet.fineCoverage(of: character) else { continue }
+            let mean = GlyphSet.mean(fine)
+            glyphs.append(character)
+            coverage.append(mean)
+            lightness.append(ColorSpace.lightness(mean))
+            for py in 0..<GlyphSet.rows {
+                for px in 0..<GlyphSet.columns {
+                    var s = 0
+                    for y in 0..<fy {
+                        for x in 0..<fx { s += Int(fine[fine.startIndex + (py * fy + y) * line + px * fx + x]) }
+                    }
+                    pattern.append(ColorSpace.lightness(Float(s) / Float(255 * fx * fy)))
+                }
+            }
+        }
+        self.glyphs = glyphs
+        self.coverage = coverage
+        self.pattern = pattern
+        self.lightness = lightness
+    }
+
+    /// The tone ramp: glyphs that read as an even texture rather than a shape, from empty to dense.
+    static func computedRamp() -> GlyphSet {
+        GlyphSet(" .-':,;~\"^!*r+=<>?|lcivtxzsunoeyawhkdbqpXUGAE9O0&#8RBNWM@"
+            .map { ($0, mean(fineCoverage(of: $0)!)) }
+            .sorted { $0.1 < $1.1 }
+            .map(\.0))
+    }
+
+    /// Every printable ASCII glyph, for shape matching.
+    static func computedAll() -> GlyphSet {
+        GlyphSet((32..<127).map { Character(Unicode.Scalar(UInt8($0))) })
+    }
 }

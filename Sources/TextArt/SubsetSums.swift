@@ -5,7 +5,7 @@
 /// summed inside it plus the sum of what is left (made first if need be), so a glyph set whose masks are unions
 /// of a few groups of bands (a sextant's pixel is three or four bands) costs about one addition a mask, not one a
 /// band. The order of the additions is fixed when the set is built, so the sums are the same from run to run.
-struct SubsetSums: Sendable {
+struct SubsetSums: Sendable, Equatable {
     /// How many values the buffer starts with.
     let valueCount: Int
     /// For each sum after the values, the two slots it adds.
@@ -17,6 +17,24 @@ struct SubsetSums: Sendable {
     /// Slots in the buffer: the values, then the sums.
     var slotCount: Int { valueCount + left.count }
 
+    /// Fills the sums in `buffer` (`slotCount` entries, the values already at its start).
+    @inline(__always)
+    func evaluate<Value: PixelSum>(_ buffer: UnsafeMutablePointer<Value>) {
+        left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in
+                var out = buffer + valueCount
+                for i in 0..<left.count {
+                    out.pointee = buffer[Int(left[i])] + buffer[Int(right[i])]
+                    out += 1
+                }
+            }
+        }
+    }
+}
+
+extension SubsetSums {
+    /// The plan for summing `masks` over `valueCount` values. (In an extension, so the memberwise initialiser that
+    /// BlockSymbols+Tables.swift's literals use stays.)
     init(masks: [Int], valueCount: Int) {
         self.valueCount = valueCount
         var known: [(mask: Int, slot: Int)] = (0..<valueCount).map { (1 << $0, $0) }
@@ -43,20 +61,6 @@ struct SubsetSums: Sendable {
         self.left = left
         self.right = right
         slot = masks.map { $0 == 0 ? -1 : slotOfMask[$0]! }
-    }
-
-    /// Fills the sums in `buffer` (`slotCount` entries, the values already at its start).
-    @inline(__always)
-    func evaluate<Value: PixelSum>(_ buffer: UnsafeMutablePointer<Value>) {
-        left.withUnsafeBufferPointer { left in
-            right.withUnsafeBufferPointer { right in
-                var out = buffer + valueCount
-                for i in 0..<left.count {
-                    out.pointee = buffer[Int(left[i])] + buffer[Int(right[i])]
-                    out += 1
-                }
-            }
-        }
     }
 }
 

@@ -73,4 +73,19 @@ import Testing
         buffer.put("界x", x: 0, y: 0, style: CellStyle(foreground: .palette(3)))
         #expect(buffer.ansiText == "\(esc)33m界x\(esc)0m\n")
     }
+
+    /// The longest transitions and glyphs there are, back to back: the bytes are counted before they are written, so
+    /// a count too small would stop the program.
+    @Test func theLongestTransitionsAndGlyphsAreWrittenWhole() {
+        let family: Character = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"  // 25 bytes
+        let white = CellColor.rgb(255, 255, 255)
+        let text = line([
+            Cell(family, foreground: .rgb(200, 201, 202), background: .rgb(100, 101, 102), attributes: [.bold]),
+            Cell(family, foreground: white, background: white, attributes: [.dim, .italic, .underline, .reverse]),
+        ]).ansiText
+        let first = "\(esc)1;38;2;200;201;202;48;2;100;101;102m\(family)"
+        let second = "\(esc)0;2;3;4;7;38;2;255;255;255;48;2;255;255;255m\(family)"
+        #expect(text == first + second + "\(esc)0m\n")
+        #expect(line([Cell(family)]).plainText == "\(family)\n")
+    }
 }
