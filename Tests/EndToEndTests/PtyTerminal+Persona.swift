@@ -23,8 +23,8 @@ extension PtyTerminal {
         /// Answers as kitty, but only once the program has taken the screen (entered the alternate screen), so
         /// after detection has given up whatever the machine's speed: the answers come while the table runs.
         case late
-        /// Answers as kitty, each answer `delay` after its query: a terminal over a slow link, or one on a loaded
-        /// machine.
+        /// Answers as kitty, the first answer at once and each next one `delay` after the one before: a terminal
+        /// over a slow link that has begun answering.
         case slow(Duration)
 
         static let kitty = Persona.kitty(rejecting: [])

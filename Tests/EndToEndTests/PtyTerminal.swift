@@ -244,10 +244,14 @@ final class PtyTerminal: Sendable {
             }
             return readyWaiters(&s)
         }
-        for reply in replies {
+        for (index, reply) in replies.enumerated() {
             if case .slow(let delay) = persona {
+                // The first answer at once, each next one `delay` after the one before: a terminal that has begun
+                // answering and takes longer than detection's first budget to finish.
                 let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in written(reply) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds * Double(index)) { [self] in
+                    written(reply)
+                }
             } else {
                 written(reply)
             }
