@@ -22,20 +22,21 @@ public struct KittyPayload: Sendable, Equatable {
     /// How they were encoded: the requested encoding, or raw where it did not pay.
     public var encoding: Encoding
 
-    /// What uploads use: PNG, chosen by measurement on the demo's photo thumbnails (docs/benchmarks.md, "Kitty
-    /// upload bytes").
+    /// What uploads use: PNG, chosen by measurement on the demo's photo thumbnails (`Bench kitty`; docs/pixels.md,
+    /// "Kitty upload bytes").
     public static let preferred = Encoding.png
     /// Compression is kept only when it leaves at most this share of the raw bytes; otherwise the terminal is
     /// spared the decoding for little gain.
     public static let worthwhileShare = 0.9
     /// Pictures of fewer raw bytes go raw: a few chunks at most, where compression saves next to nothing.
     public static let smallestCompressed = 2048
-    /// zlib's level: 6 (zlib's default) costs about twice level 1's time for a few per cent fewer bytes on photos.
-    static let level: Int32 = 6
+    /// zlib's level (1 fastest, 9 smallest): 1. On the demo's list thumbnails PNG at level 1 is 0.48x raw in half
+    /// level 6's time (0.46x): about 1 ms a thumbnail, encoded where the upload is written.
+    public static let level: Int32 = 1
 
     /// `bitmap`'s pixels as `encoding` asks where that pays: RGB (`f=24`) when every pixel is opaque, RGBA
     /// (`f=32`) otherwise.
-    public init(_ bitmap: Bitmap, encoding: Encoding = Self.preferred) {
+    public init(_ bitmap: Bitmap, encoding: Encoding = Self.preferred, level: Int32 = Self.level) {
         let opaque = stride(from: 3, to: bitmap.pixels.count, by: 4).allSatisfy { bitmap.pixels[$0] == 255 }
         let channels = opaque ? 3 : 4
         let raw = opaque ? Self.rgb(bitmap.pixels) : bitmap.pixels
@@ -46,9 +47,9 @@ public struct KittyPayload: Sendable, Equatable {
         let compressed: [UInt8]?
         switch encoding {
         case .raw: compressed = nil
-        case .zlib: compressed = Zlib.deflate(raw, level: Self.level)
+        case .zlib: compressed = Zlib.deflate(raw, level: level)
         case .png: compressed = PNGWriter.png(width: bitmap.width, height: bitmap.height, channels: channels,
-                                              pixels: raw, level: Self.level)
+                                              pixels: raw, level: level)
         }
         guard let compressed, Double(compressed.count) <= Double(raw.count) * Self.worthwhileShare else { return }
         self.init(keys: encoding == .png ? "f=100" : "\(format),\(size),o=z", bytes: compressed, encoding: encoding)
