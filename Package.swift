@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
+        /// zlib, for compressed kitty uploads (linked in statically, as libpng already needs it).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         /// libcurl, opened with dlopen on the first request so that commands that fetch nothing never load it. Its
         /// declarations come from `libcurl4-openssl-dev`.
         .target(name: "CCurl"),
@@ -56,8 +58,8 @@ let package = Package(
         /// An RGBA bitmap: what decoders produce and renderers consume.
         .target(name: "Pixels"),
         /// Terminal images: the protocols (kitty, sixel, iTerm2), what detection asks and how the replies are read,
-        /// tmux passthrough, and the bytes that carry pictures.
-        .target(name: "Graphics", dependencies: ["Cells", "Pixels"]),
+        /// tmux passthrough, and the bytes that carry pictures (kitty's compressed with zlib: its one C library).
+        .target(name: "Graphics", dependencies: ["Cells", "Pixels", "CZlib"], linkerSettings: staticLibraries),
         /// Items, pages and the item-source protocol.
         .target(name: "Items"),
         /// Local files read safely: regular files only, opened without blocking, paths kept as bytes; blocking calls
@@ -109,7 +111,7 @@ let package = Package(
         /// Release-build benchmarks: `swift run -c release thumbtable-bench`.
         .executableTarget(name: "Bench", dependencies: [
             "Table", "Cells", "Items", "Codecs", "Pixels", "TextArt", "Pipeline", "App", "TestSupport", "DemoServer",
-            "HTTP", "ItemSources",
+            "HTTP", "ItemSources", "Graphics",
         ]),
 
         // MARK: Tests
@@ -140,7 +142,7 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: [
             "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics", "LocalFiles",
         ]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics", "Codecs"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Cells", "Graphics", "TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: [
             "DemoServer", "DemoResources", "Codecs", "Pixels", "HTTP", "TestSupport",

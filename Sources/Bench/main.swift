@@ -1,4 +1,4 @@
-// Release-build benchmarks: `swift run -c release Bench [frame|render|scroll [ROWS [j|pgdn]]|json|zoom]`.
+// Release-build benchmarks: `swift run -c release Bench [frame|render|scroll [ROWS [j|pgdn]]|json|zoom|kitty]`.
 // Each prints its figures side by side with its anchor, as ratios, in one run.
 let which = CommandLine.arguments.dropFirst().first ?? "all"
 if which == "frame" || which == "all" { await runFrameBenchmark() }
@@ -8,4 +8,5 @@ if which == "scroll" || which == "all" {
     await runScrollBenchmark(rows: arguments.first.flatMap { Int($0) } ?? 2000, keys: arguments.dropFirst().first)
 }
 if which == "json" { runJSONPageBenchmark() }
+if which == "kitty" { runKittyBytesBenchmark() }
 if which == "zoom" || which == "all" { await runZoomBenchmark() }

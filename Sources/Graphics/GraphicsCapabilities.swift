@@ -8,20 +8,20 @@ public struct GraphicsCapabilities: Sendable, Equatable {
     public var cellPixels: CellPixelSize?
     /// What the terminal said of its sixel support (XTSMGRAPHICS); nil when it did not answer.
     public var sixel: SixelGeometry?
-    /// Whether kitty images can be shown through Unicode placeholders (kitty 0.28+, Ghostty): what thumbnails in
-    /// the table need. False where the protocol is kitty without them (older kitty, WezTerm, Konsole).
-    public var kittyPlaceholders: Bool
+    /// How kitty images are put in cells: through Unicode placeholders (kitty 0.28+, Ghostty), what thumbnails in
+    /// the table use today, or by direct placements only (older kitty, WezTerm, Konsole). Nil for other protocols.
+    public var kittyPlacement: KittyPlacement?
     /// Set when running inside tmux with passthrough allowed: image bytes must be wrapped for it.
     public var tmuxPassthrough: Bool
     /// Why pixels are not shown (or shown only in part), for the status line; nil when nothing is missing.
     public var note: String?
 
     public init(graphics: GraphicsProtocol, cellPixels: CellPixelSize? = nil, sixel: SixelGeometry? = nil,
-                kittyPlaceholders: Bool = false, tmuxPassthrough: Bool = false, note: String? = nil) {
+                kittyPlacement: KittyPlacement? = nil, tmuxPassthrough: Bool = false, note: String? = nil) {
         self.graphics = graphics
         self.cellPixels = cellPixels
         self.sixel = sixel
-        self.kittyPlaceholders = kittyPlaceholders
+        self.kittyPlacement = kittyPlacement
         self.tmuxPassthrough = tmuxPassthrough
         self.note = note
     }
@@ -31,8 +31,39 @@ public struct GraphicsCapabilities: Sendable, Equatable {
         GraphicsCapabilities(graphics: .text, note: note)
     }
 
+    /// Whether kitty images can be shown through Unicode placeholders.
+    public var kittyPlaceholders: Bool { kittyPlacement == .placeholders }
+
     /// Whether the table's thumbnails can be kitty images with placeholders.
     public var kittyThumbnails: Bool { graphics == .kitty && kittyPlaceholders && cellPixels != nil }
+
+    /// Whether kitty images can be shown only by direct placements (`a=p` at a cell): the terminal has the protocol
+    /// and its cell size, but no placeholders.
+    public var kittyDirectPlacements: Bool { graphics == .kitty && kittyPlacement == .direct && cellPixels != nil }
+
+    /// What was found, in a few words: `kitty with direct placements, 10x20 px cells`, `text art`.
+    public var summary: String {
+        guard graphics != .text else { return "text art" }
+        let placement = kittyPlacement.map { " with \($0)" } ?? ""
+        let cells = cellPixels.map { ", \($0) cells" } ?? ""
+        return "\(graphics)\(placement)\(cells)"
+    }
+}
+
+/// How a kitty terminal puts an image in cells.
+public enum KittyPlacement: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Unicode placeholders: ordinary text cells that carry the image's id (kitty 0.28+, Ghostty).
+    case placeholders
+    /// Direct placements: an upload (`a=t`) placed at the cursor (`a=p`), moved and deleted by id (kitty before
+    /// 0.28, WezTerm, Konsole).
+    case direct
+
+    public var description: String {
+        switch self {
+        case .placeholders: "Unicode placeholders"
+        case .direct: "direct placements"
+        }
+    }
 }
 
 /// The size of one terminal cell in pixels.

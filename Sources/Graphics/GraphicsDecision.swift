@@ -60,9 +60,17 @@ public enum GraphicsDecision {
         var capabilities: GraphicsCapabilities
         switch request {
         case .forced(let forced):
-            capabilities = GraphicsCapabilities(graphics: forced, kittyPlaceholders: forced == .kitty)
+            capabilities = GraphicsCapabilities(graphics: forced,
+                                                kittyPlacement: forced == .kitty ? .placeholders : nil)
         case .auto:
-            guard let detected = detect(replies, environment) else { return .text() }
+            // Answers cut off before DA1 (the terminal stopped answering for a budget): what came may be half the
+            // story (the placeholder answer still on its way), so none of it is trusted. Not inside tmux, which
+            // keeps the outer terminal's DA1 to itself.
+            if replies.hasAnswers && replies.primaryAttributes == nil && !environment.insideTmux {
+                return .text(note: "Pictures as text: the terminal stopped answering detection's questions "
+                             + "before the end")
+            }
+            guard let detected = detect(replies, environment) else { return .text(note: unansweredNote(replies)) }
             capabilities = detected
         }
         capabilities.cellPixels = cellPixels
@@ -83,6 +91,10 @@ public enum GraphicsDecision {
         if cellPixels == nil, let told = replies.cellPixels {
             return .text(note: "Pictures as text: the terminal's cell size, \(told), is more than a screen holds")
         }
+        if cellPixels == nil, let told = replies.toldCellPixels {
+            return .text(note: "Pictures as text: the terminal's cell size, \(told.width)x\(told.height) px, "
+                         + "is not one a screen can have")
+        }
         if cellPixels == nil {
             return .text(note: "Pictures as text: the terminal did not tell its cell size in pixels")
         }
@@ -93,8 +105,9 @@ public enum GraphicsDecision {
             return .text(note: "Pictures as text: tmux's client lacks 24-bit colour "
                          + "(set -as terminal-features ',*:RGB')")
         }
-        if capabilities.graphics == .kitty && !capabilities.kittyPlaceholders {
-            capabilities.note = "Thumbnails as text: this terminal's kitty graphics have no Unicode placeholders"
+        if capabilities.graphics == .kitty && capabilities.kittyPlacement == .direct {
+            capabilities.note = "Thumbnails as text: this terminal's kitty graphics have direct placements, "
+                + "no Unicode placeholders"
         }
         return capabilities
     }
@@ -103,27 +116,34 @@ public enum GraphicsDecision {
     static func detect(_ replies: TerminalReplies, _ environment: TerminalEnvironment) -> GraphicsCapabilities? {
         let version = replies.version?.lowercased() ?? ""
         let program = environment.termProgram.lowercased()
-        let ghostty = version.contains("ghostty") || program == "ghostty" || environment.term == "xterm-ghostty"
         let partialKitty = version.contains("wezterm") || program == "wezterm" || version.contains("konsole")
         if replies.kittyAnswersOK {
-            let placeholders: Bool
-            if partialKitty {
-                placeholders = false
-            } else if ghostty {
-                placeholders = true
-            } else if let kitty = kittyVersion(version) {
-                placeholders = kitty.lexicographicallyPrecedes(placeholdersSince) == false
-            } else {
-                // No version answer: kitty's own environment is the only other proof.
-                placeholders = replies.version == nil && (environment.term == "xterm-kitty" || environment.kittyWindow)
-            }
-            return GraphicsCapabilities(graphics: .kitty, kittyPlaceholders: placeholders)
+            return GraphicsCapabilities(graphics: .kitty, kittyPlacement: kittyPlacement(replies, partialKitty))
         }
-        if replies.listsSixel { return GraphicsCapabilities(graphics: .sixel) }
-        if version.contains("iterm2") || program == "iterm.app" || partialKitty {
+        if version.contains("iterm2") || program == "iterm.app" {
+            // iTerm2 lists sixel too, but its own images keep every colour.
             return GraphicsCapabilities(graphics: .iterm2)
         }
+        if replies.listsSixel { return GraphicsCapabilities(graphics: .sixel) }
+        if partialKitty { return GraphicsCapabilities(graphics: .iterm2) }
         return nil
+    }
+
+    /// How a kitty terminal places images: by asking (the query with the placeholder key answered OK), the version
+    /// the second witness. WezTerm and Konsole answer the key without drawing placeholders, and a kitty older than
+    /// 0.28 that answered it would be lying about its version or its key: either way, direct placements.
+    static func kittyPlacement(_ replies: TerminalReplies, _ partialKitty: Bool) -> KittyPlacement {
+        guard replies.kittyPlaceholdersAnswerOK, !partialKitty else { return .direct }
+        let version = replies.version?.lowercased() ?? ""
+        if let kitty = kittyVersion(version), kitty.lexicographicallyPrecedes(placeholdersSince) { return .direct }
+        return .placeholders
+    }
+
+    /// Why no protocol was found, when the answers say more than "no pixels": the terminal rejected kitty's test
+    /// image. Nil for a terminal that answered nothing, or in full without pixels: most, which need no note.
+    static func unansweredNote(_ replies: TerminalReplies) -> String? {
+        guard let error = replies.kittyQuery, error != "OK" else { return nil }
+        return "Pictures as text: the terminal rejected kitty's test image (\(error.prefix(60)))"
     }
 
     /// The version numbers in an XTVERSION answer like `kitty(0.35.2)`; nil when it is not kitty's.

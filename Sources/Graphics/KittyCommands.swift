@@ -13,24 +13,14 @@ public enum KittyCommands {
 
     /// Uploads `bitmap` as image `id` with a virtual placement of `columns` x `rows` cells (`a=T,U=1`), for
     /// Unicode placeholders, or (`virtual` false) placed at the cursor over that many cells without moving it
-    /// (`a=T,C=1`): one command per 4096-byte base64 chunk, the keys on the first, `m=1` on all but the last. RGB
-    /// (`f=24`) when every pixel is opaque, RGBA (`f=32`) otherwise.
+    /// (`a=T,C=1`): one command per 4096-byte base64 chunk, the keys on the first, `m=1` on all but the last. The
+    /// pixels go as `KittyPayload` encodes them (compressed where it pays).
     public static func upload(_ bitmap: Bitmap, id: UInt32, columns: Int, rows: Int, virtual: Bool = true,
-                              quiet: Quiet = .errorsOnly) -> [[UInt8]] {
-        let opaque = stride(from: 3, to: bitmap.pixels.count, by: 4).allSatisfy { bitmap.pixels[$0] == 255 }
-        let raw: [UInt8]
-        if opaque {
-            var rgb = [UInt8]()
-            rgb.reserveCapacity(bitmap.width * bitmap.height * 3)
-            for i in stride(from: 0, to: bitmap.pixels.count, by: 4) {
-                rgb += bitmap.pixels[i..<i + 3]
-            }
-            raw = rgb
-        } else {
-            raw = bitmap.pixels
-        }
-        let payload = Base64.encode(raw)
-        let keys = "a=T,\(virtual ? "U=1" : "C=1"),f=\(opaque ? 24 : 32),s=\(bitmap.width),v=\(bitmap.height),i=\(id),c=\(columns),r=\(rows)"
+                              quiet: Quiet = .errorsOnly,
+                              encoding: KittyPayload.Encoding = KittyPayload.preferred) -> [[UInt8]] {
+        let pixels = KittyPayload(bitmap, encoding: encoding)
+        let payload = Base64.encode(pixels.bytes)
+        let keys = "a=T,\(virtual ? "U=1" : "C=1"),\(pixels.keys),i=\(id),c=\(columns),r=\(rows)"
             + ",q=\(quiet.rawValue)"
         var commands: [[UInt8]] = []
         var start = 0

@@ -9,6 +9,12 @@ public enum TerminalQueries {
     /// kitty's support query: a 1x1 RGB image loaded and not kept (`a=q`), answered `OK` or with an error.
     /// No `q=`: the answer is the point.
     public static let kittyQuery = apc("Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA")
+    /// The id of the placeholder query image.
+    public static let kittyPlaceholderQueryID = 32
+    /// The same query with `U=1`, the key of Unicode placeholders: kitty 0.28+ and Ghostty answer it `OK`; kitty
+    /// before 0.28 rejects a control block with a key it does not know and answers nothing, so its DA1 comes first.
+    /// Terminals that read keys loosely (WezTerm) answer it too: the version is the second witness.
+    public static let kittyPlaceholderQuery = apc("Gi=\(kittyPlaceholderQueryID),s=1,v=1,a=q,t=d,f=24,U=1;AAAA")
     /// XTSMGRAPHICS: the number of sixel colour registers, and the largest sixel image.
     public static let sixelColors = csi("?1;1;0S")
     public static let sixelGeometry = csi("?2;1;0S")
@@ -26,7 +32,8 @@ public enum TerminalQueries {
         let queries: [[UInt8]]
         switch request {
         case .auto:
-            queries = [kittyQuery, sixelColors, sixelGeometry, cellSize, version, primaryAttributes]
+            queries = [kittyQuery, kittyPlaceholderQuery, sixelColors, sixelGeometry, cellSize, version,
+                       primaryAttributes]
         case .forced(.text):
             queries = []
         case .forced(.sixel):

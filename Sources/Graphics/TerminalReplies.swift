@@ -2,10 +2,14 @@
 public struct TerminalReplies: Sendable, Equatable {
     /// The answer to kitty's `a=q` query: `OK`, or an error such as `ENOTSUPPORTED:...`.
     public var kittyQuery: String?
+    /// The answer to the same query with `U=1` (placeholders): nil where the terminal did not know the key.
+    public var kittyPlaceholderQuery: String?
     /// The primary device attributes (DA1), the first (the terminal class) included.
     public var primaryAttributes: [Int]?
-    /// `CSI 16 t`'s answer.
+    /// `CSI 16 t`'s answer, when plausible (`CellPixelSize(checkedWidth:height:)`).
     public var cellPixels: CellPixelSize?
+    /// `CSI 16 t`'s answer as told, plausible or not (0, 65535...): what a note says when it was not believed.
+    public var toldCellPixels: (width: Int, height: Int)?
     /// XTSMGRAPHICS's answers.
     public var sixelColorRegisters: Int?
     public var sixelMaxWidth: Int?
@@ -17,6 +21,19 @@ public struct TerminalReplies: Sendable, Equatable {
 
     public init() {}
 
+    public static func == (lhs: TerminalReplies, rhs: TerminalReplies) -> Bool {
+        lhs.kittyQuery == rhs.kittyQuery && lhs.kittyPlaceholderQuery == rhs.kittyPlaceholderQuery
+            && lhs.primaryAttributes == rhs.primaryAttributes && lhs.cellPixels == rhs.cellPixels
+            && lhs.toldCellPixels?.width == rhs.toldCellPixels?.width
+            && lhs.toldCellPixels?.height == rhs.toldCellPixels?.height
+            && lhs.sixelColorRegisters == rhs.sixelColorRegisters && lhs.sixelMaxWidth == rhs.sixelMaxWidth
+            && lhs.sixelMaxHeight == rhs.sixelMaxHeight && lhs.version == rhs.version
+            && lhs.kittyResponses == rhs.kittyResponses
+    }
+
+    /// Whether anything was answered at all: a terminal that has begun answering is alive, and will answer DA1.
+    public var hasAnswers: Bool { self != TerminalReplies() }
+
     /// Whether DA1 lists sixel graphics (4 among the attributes after the terminal class).
     public var listsSixel: Bool {
         guard let attributes = primaryAttributes else { return false }
@@ -25,6 +42,9 @@ public struct TerminalReplies: Sendable, Equatable {
 
     /// Whether kitty's query was answered OK.
     public var kittyAnswersOK: Bool { kittyQuery == "OK" }
+
+    /// Whether kitty's query with the placeholder key was answered OK.
+    public var kittyPlaceholdersAnswerOK: Bool { kittyPlaceholderQuery == "OK" }
 }
 
 /// A kitty graphics reply: `ESC _ G i=<id>[,I=..] ; <message> ESC \`.

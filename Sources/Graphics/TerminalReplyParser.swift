@@ -87,7 +87,8 @@ public struct TerminalReplyParser: Sendable {
         let parameters = Self.numbers(isPrivate ? Array(sequence.dropFirst()) : sequence)
         switch final {
         case UInt8(ascii: "c") where isPrivate:
-            // DA1 (DA2 starts with `>` and is not asked). Inside tmux only the outer terminal's arrives.
+            // DA1 (DA2 starts with `>` and is not asked). Inside tmux none arrives: tmux takes the outer terminal's as
+            // the answer to its own question.
             if replies.primaryAttributes == nil { replies.primaryAttributes = parameters.compactMap { $0 } }
         case UInt8(ascii: "S") where isPrivate && parameters.count >= 3 && parameters[1] == 0:
             if parameters[0] == 1 {
@@ -98,6 +99,7 @@ public struct TerminalReplyParser: Sendable {
             }
         case UInt8(ascii: "t") where !isPrivate && parameters.count == 3 && parameters[0] == 6:
             if let height = parameters[1], let width = parameters[2] {
+                replies.toldCellPixels = (width, height)
                 replies.cellPixels = CellPixelSize(checkedWidth: width, height: height)
             }
         default:
@@ -111,6 +113,9 @@ public struct TerminalReplyParser: Sendable {
             guard let response = KittyResponse(apcBody: sequence) else { return }
             if response.imageID == UInt32(TerminalQueries.kittyQueryID), replies.kittyQuery == nil {
                 replies.kittyQuery = response.message
+            } else if response.imageID == UInt32(TerminalQueries.kittyPlaceholderQueryID),
+                      replies.kittyPlaceholderQuery == nil {
+                replies.kittyPlaceholderQuery = response.message
             } else {
                 replies.kittyResponses.append(response)
             }

@@ -14,6 +14,11 @@ enum GraphicsProbe {
     /// an emulator under Xvfb) can take that long to answer; a budget of 80 ms lost the answers there, and the
     /// pictures fell back to text.
     static let budget: Duration = .seconds(1)
+    /// The longest detection waits for a terminal that has begun answering: each answer gives it another `budget`
+    /// for the next, up to this in all. A terminal that answered one question is alive and answers DA1 (every
+    /// terminal does), so one that answers slowly, or whose answers straddle the budget on a loaded machine, is
+    /// waited for; one that stops answering part way costs a budget after its last answer.
+    static let answeringBudget: Duration = .seconds(3)
     /// The longest the tmux command that reads its options may take.
     static let tmuxBudget: Duration = .milliseconds(500)
 
@@ -77,10 +82,25 @@ enum GraphicsProbe {
             tcsetattr(input, TCSANOW, &saved)
         }
         guard writeAll(queries, to: device.output) else { return TerminalReplies() }
+        return read(from: input)
+    }
+
+    /// Reads the answers until DA1's, for a `budget` after the queries and another after each answer, up to
+    /// `answeringBudget` in all.
+    static func read(from input: Int32) -> TerminalReplies {
         var parser = TerminalReplyParser()
-        _ = readUntil(ContinuousClock.now + budget, from: input) { chunk in
-            parser.feed(chunk)
-            return !parser.isComplete
+        let start = ContinuousClock.now
+        var deadline = start + budget
+        while !parser.isComplete {
+            var answered = false
+            let end = readUntil(deadline, from: input) { chunk in
+                let before = parser.replies
+                parser.feed(chunk)
+                answered = parser.replies != before
+                return !parser.isComplete && !answered
+            }
+            guard end == .enough, answered else { break }
+            deadline = min(ContinuousClock.now + budget, start + answeringBudget)
         }
         return parser.replies
     }

@@ -186,8 +186,10 @@ struct KittyEndToEndTests {
     /// A terminal that answers a quarter of a second after each query (ssh to another continent, or a loaded
     /// machine) still gets pictures: detection waited 80 ms and fell back to text, and these tests with it when the
     /// machine was busy.
+    /// The first answer at once, then one every 400 ms: DA1 comes 2 s after the queries, twice detection's first
+    /// budget. A terminal that has begun answering is waited for, so it still gets kitty thumbnails.
     @Test func aTerminalThatAnswersSlowlyStillGetsKittyThumbnails() async throws {
-        let terminal = try start(.slow(.milliseconds(250)))
+        let terminal = try start(.slow(.milliseconds(400)))
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.uploads.count >= 3 }, "thumbnails uploaded")
         terminal.type("q")

@@ -5,57 +5,22 @@ import Testing
 import TestSupport
 
 /// A test terminal on a pty: runs a program with the pty as its terminal, answers detection's queries as a chosen
-/// kind of terminal, records every byte the program writes, and reads the kitty graphics commands in them (uploads
-/// decoded, chunks joined; deletes).
+/// kind of terminal (`Persona`), records every byte the program writes, and reads the pictures in them
+/// (`PtyTerminal+Graphics`: kitty uploads decoded, chunks joined; placements, moves and deletes by id; iTerm2 images).
 ///
 /// Waiting is for a condition on what was received, checked whenever bytes arrive, never a fixed sleep.
 final class PtyTerminal: Sendable {
-    /// How the terminal answers.
-    enum Persona: Sendable, Equatable {
-        /// kitty 0.35: `a=q` OK, 10x20-pixel cells, XTVERSION, DA1 without sixel. The uploads whose numbers (1 for
-        /// the first) are listed get an `EINVAL` error reply.
-        case kitty(rejecting: Set<Int>)
-        /// xterm -ti vt340 as measured: DA1 with 4, XTSMGRAPHICS, 6x13-pixel cells; no kitty reply.
-        case sixel
-        /// Answers nothing.
-        case silent
-        /// Answers every query with broken sequences and random bytes, never a well-formed DA1.
-        case garbage
-        /// Answers as kitty, but only once the program has taken the screen (entered the alternate screen), so
-        /// after detection has given up whatever the machine's speed: the answers come while the table runs.
-        case late
-        /// Answers as kitty, each answer `delay` after its query: a terminal over a slow link, or one on a loaded
-        /// machine.
-        case slow(Duration)
-
-        static let kitty = Persona.kitty(rejecting: [])
-    }
-
-    /// One image the program uploaded, its chunks joined and its payload decoded.
-    struct Upload: Sendable, Equatable {
-        var id: UInt32
-        /// The pixel size the command declares (`s`, `v`) and its format (24 RGB, 32 RGBA, 100 PNG).
-        var width: Int
-        var height: Int
-        var format: Int
-        /// The cells of its virtual placement (`c`, `r`), and whether it is one (`U=1`).
-        var columns: Int
-        var rows: Int
-        var virtual: Bool
-        /// The decoded payload; nil when the base64 did not decode.
-        var pixels: [UInt8]?
-        var chunks: Int
-        /// Where in the recorded output the upload ended.
-        var endOffset: Int
-    }
-
-    private struct State {
+    struct State {
         var output: [UInt8] = []
         var scanner = OutputScanner()
         var uploads: [Upload] = []
         var partial: Upload?
         var partialPayload: [UInt8] = []
         var deletes: [(id: UInt32, offset: Int)] = []
+        /// The kitty placements on screen now, by image and placement id, and every placement, move and delete.
+        var placements: [PlacementKey: Placement] = [:]
+        var placementEvents: [PlacementEvent] = []
+        var inlineImages: [InlineImage] = []
         var repliesWritten = 0
         /// The `late` persona's answers, held until the program enters the alternate screen.
         var heldReplies: [[UInt8]] = []
@@ -66,82 +31,13 @@ final class PtyTerminal: Sendable {
         var nextWaiter = 0
     }
 
-    /// What was received so far.
-    struct Snapshot: Sendable {
-        var output: [UInt8]
-        var uploads: [Upload]
-        var deletes: [(id: UInt32, offset: Int)]
-        var exitStatus: Int32?
-        /// The answers written to the program so far (late ones once their delay passed).
-        var repliesWritten: Int
-
-        var text: String { String(decoding: output, as: UTF8.self) }
-
-        /// What a failing test shows of what the terminal got: whether the program ended, the graphics commands
-        /// read, and the last bytes received, escapes spelled out (`\e`), payloads of pictures shortened.
-        var report: String {
-            let status = exitStatus.map { "the program ended with status \($0)" } ?? "the program is still running"
-            let uploadList = uploads.map { "\($0.id) (\($0.width)x\($0.height) px in \($0.columns)x\($0.rows) cells"
-                + "\($0.virtual ? ", virtual" : ""))" }
-            return """
-                \(status); \(output.count) bytes received, \(repliesWritten) answers written
-                kitty uploads: \(uploadList.isEmpty ? "none" : uploadList.joined(separator: ", "))
-                kitty deletes: \(deletes.isEmpty ? "none" : deletes.map { "\($0.id)" }.joined(separator: ", "))
-                the last bytes received:
-                \(PtyTerminal.readable(output.suffix(4000)))
-                """
-        }
-    }
-
-    /// Bytes as a person can read them: text as it is, a line break after each line feed, escape as `\e`, other
-    /// controls as `\xNN`, and the payload of a kitty or sixel picture (an APC or DCS string) cut to its first
-    /// 60 bytes and its length.
-    static func readable(_ bytes: ArraySlice<UInt8>) -> String {
-        var out = ""
-        var text: [UInt8] = []
-        func flush() {
-            out += String(decoding: text, as: UTF8.self)
-            text.removeAll()
-        }
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            let byte = bytes[i]
-            // A picture's string: ESC _ (kitty) or ESC P (sixel), up to ESC \ or the end.
-            let introducer = i + 1 < bytes.endIndex ? bytes[i + 1] : 0
-            if byte == 0x1B, introducer == UInt8(ascii: "_") || introducer == UInt8(ascii: "P") {
-                var end = i + 2
-                while end < bytes.endIndex,
-                      !(bytes[end] == 0x1B && end + 1 < bytes.endIndex && bytes[end + 1] == UInt8(ascii: "\\")) {
-                    end += 1
-                }
-                let body = bytes[(i + 2)..<end]
-                flush()
-                out += "\\e" + String(UnicodeScalar(bytes[i + 1]))
-                    + readable(body.prefix(60)).replacingOccurrences(of: "\n", with: "")
-                    + (body.count > 60 ? "…(\(body.count) bytes)" : "") + (end < bytes.endIndex ? "\\e\\" : "")
-                i = min(bytes.endIndex, end + 2)
-                continue
-            }
-            switch byte {
-            case 0x1B: flush(); out += "\\e"
-            case 0x0A: flush(); out += "\\n\n"
-            case 0x0D: flush(); out += "\\r"
-            case 0..<0x20, 0x7F: flush(); out += "\\x" + String(byte, radix: 16, uppercase: true)
-            default: text.append(byte)
-            }
-            i += 1
-        }
-        flush()
-        return out
-    }
-
     let persona: Persona
     private let master: Int32
     /// Whether the terminal has stopped reading what the program writes (see `pauseReading`).
     private let readingPaused = NSCondition()
     private nonisolated(unsafe) var paused = false
     let pid: pid_t
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     /// Starts `program ARGS` on a new pty of `columns` x `rows` cells, its pixel fields `pixels` (0 when nil), with
     /// `environment` added to a UTF-8 locale.
@@ -227,8 +123,7 @@ final class PtyTerminal: Sendable {
 
     /// Everything received so far.
     var snapshot: Snapshot {
-        state.withLock { Snapshot(output: $0.output, uploads: $0.uploads, deletes: $0.deletes,
-                                  exitStatus: $0.exitStatus, repliesWritten: $0.repliesWritten) }
+        state.withLock { Snapshot($0) }
     }
 
     /// Waits until `condition` holds on what was received (checked as bytes arrive); false after `timeout`, when the
@@ -255,9 +150,7 @@ final class PtyTerminal: Sendable {
         }
         return await withCheckedContinuation { continuation in
             let holds = state.withLock { s in
-                let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes,
-                                        exitStatus: s.exitStatus, repliesWritten: s.repliesWritten)
-                if condition(snapshot) { return true }
+                if condition(Snapshot(s)) { return true }
                 s.waiters.append((id, condition, continuation))
                 return false
             }
@@ -342,7 +235,7 @@ final class PtyTerminal: Sendable {
                     s.heldReplies = []
                     continue
                 }
-                guard let reply = handle(sequence, &s) else { continue }
+                guard let reply = handle(sequence, cursor: s.scanner.cursor, &s) else { continue }
                 if case .late = persona, !s.screenTaken {
                     s.heldReplies.append(reply)
                 } else {
@@ -351,10 +244,14 @@ final class PtyTerminal: Sendable {
             }
             return readyWaiters(&s)
         }
-        for reply in replies {
+        for (index, reply) in replies.enumerated() {
             if case .slow(let delay) = persona {
+                // The first answer at once, each next one `delay` after the one before: a terminal that has begun
+                // answering and takes longer than detection's first budget to finish.
                 let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) * 1e-18
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in written(reply) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds * Double(index)) { [self] in
+                    written(reply)
+                }
             } else {
                 written(reply)
             }
@@ -363,8 +260,7 @@ final class PtyTerminal: Sendable {
     }
 
     private func readyWaiters(_ s: inout State) -> [CheckedContinuation<Bool, Never>] {
-        let snapshot = Snapshot(output: s.output, uploads: s.uploads, deletes: s.deletes, exitStatus: s.exitStatus,
-                                repliesWritten: s.repliesWritten)
+        let snapshot = Snapshot(s)
         var ready: [CheckedContinuation<Bool, Never>] = []
         s.waiters.removeAll { waiter in
             guard waiter.condition(snapshot) else { return false }
@@ -383,7 +279,7 @@ final class PtyTerminal: Sendable {
         ready.forEach { $0.resume(returning: true) }
     }
 
-    private func write(_ bytes: [UInt8]) {
+    func write(_ bytes: [UInt8]) {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { Foundation.write(master, $0.baseAddress, $0.count) }
@@ -391,142 +287,5 @@ final class PtyTerminal: Sendable {
             guard count > 0 else { return }
             written += count
         }
-    }
-
-    // MARK: Answers
-
-    private static let esc = "\u{1B}"
-
-    /// The reply to one complete sequence the program wrote, as the persona answers it.
-    private func handle(_ sequence: OutputScanner.Sequence, _ s: inout State) -> [UInt8]? {
-        switch sequence {
-        case .csi(let body):
-            return queryReply(body)
-        case .apc(let body):
-            return kittyCommand(body, &s)
-        }
-    }
-
-    private func queryReply(_ body: String) -> [UInt8]? {
-        let e = Self.esc
-        let kitty: [String: String] = [
-            "16t": "\(e)[6;20;10t", ">q": "\(e)P>|kitty(0.35.2)\(e)\\", "c": "\(e)[?62;c",
-        ]
-        let sixel: [String: String] = [
-            "16t": "\(e)[6;13;6t", ">q": "\(e)P>|XTerm(379)\(e)\\", "c": "\(e)[?63;1;2;4;6;9;15;16;22;28c",
-            "?1;1;0S": "\(e)[?1;0;1024S", "?2;1;0S": "\(e)[?2;0;1000;1000S",
-        ]
-        let text: String?
-        switch persona {
-        case .kitty, .late, .slow: text = kitty[body]
-        case .sixel: text = sixel[body]
-        case .silent: text = nil
-        case .garbage:
-            guard ["16t", ">q", "c", "?1;1;0S", "?2;1;0S"].contains(body) else { return nil }
-            var junk = Array("\(e)[?6x;;c\(e)_Gi=31;O\(e)[6;0;0t\u{9B}\(e)P>|".utf8)
-            var generator = SystemRandomNumberGenerator()
-            // No ESC or `c`: nothing in the noise can complete a DA1 answer by chance. No BEL, CAN, SUB or C1
-            // control either, and the string closed at the end: the noise stays inside the DCS string it starts,
-            // so whenever it arrives (during detection, or after it on a loaded machine) none of it is read as a key
-            // and the string never stays open to swallow the keys typed after it.
-            let ends: Set<UInt8> = [0x07, 0x18, 0x1A, 0x1B, 0x63]
-            junk += (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                .filter { !ends.contains($0) && !(0x80...0x9F).contains($0) }
-            junk += Array("\(e)\\".utf8)
-            return junk
-        }
-        return text.map { Array($0.utf8) }
-    }
-
-    /// Reads a kitty graphics command: the query is answered as the persona does, uploads collected, deletes noted.
-    private func kittyCommand(_ body: [UInt8], _ s: inout State) -> [UInt8]? {
-        guard body.first == UInt8(ascii: "G") else { return nil }
-        let parts = body.dropFirst().split(separator: UInt8(ascii: ";"), maxSplits: 1, omittingEmptySubsequences: false)
-        var keys: [String: String] = [:]
-        for pair in parts[0].split(separator: UInt8(ascii: ",")) {
-            let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1)
-            guard kv.count == 2 else { continue }
-            keys[String(decoding: kv[0], as: UTF8.self)] = String(decoding: kv[1], as: UTF8.self)
-        }
-        let payload = parts.count > 1 ? Array(parts[1]) : []
-        let more = keys["m"] == "1"
-        switch keys["a"] {
-        case "q":
-            switch persona {
-            case .kitty, .late, .slow: return Array("\(Self.esc)_Gi=\(keys["i"] ?? "0");OK\(Self.esc)\\".utf8)
-            default: return nil
-            }
-        case "T", "t":
-            s.partial = Upload(id: UInt32(keys["i"] ?? "") ?? 0, width: Int(keys["s"] ?? "") ?? 0,
-                               height: Int(keys["v"] ?? "") ?? 0, format: Int(keys["f"] ?? "32") ?? 32,
-                               columns: Int(keys["c"] ?? "") ?? 0, rows: Int(keys["r"] ?? "") ?? 0,
-                               virtual: keys["U"] == "1", pixels: nil, chunks: 0, endOffset: 0)
-            s.partialPayload = []
-        case "d":
-            s.deletes.append((UInt32(keys["i"] ?? "") ?? 0, s.output.count))
-            s.partial = nil
-            return nil
-        case nil:
-            guard s.partial != nil else { return nil }
-        default:
-            return nil
-        }
-        s.partial!.chunks += 1
-        s.partialPayload += payload
-        guard !more, var upload = s.partial else { return nil }
-        upload.pixels = Base64.decode(s.partialPayload)
-        upload.endOffset = s.output.count
-        s.uploads.append(upload)
-        s.partial = nil
-        if case .kitty(let rejecting) = persona, rejecting.contains(s.uploads.count) {
-            return Array("\(Self.esc)_Gi=\(upload.id);EINVAL:rejected by the test terminal\(Self.esc)\\".utf8)
-        }
-        return nil
-    }
-}
-
-/// Finds the escape sequences in what a program writes: CSI sequences (as their parameter and final bytes) and APC
-/// strings (their bodies). Everything else passes.
-struct OutputScanner {
-    enum Sequence {
-        case csi(String)
-        case apc([UInt8])
-    }
-
-    private enum State { case ground, escape, csi, apc, apcEscape, other, otherEscape }
-    private var state = State.ground
-    private var body: [UInt8] = []
-
-    mutating func step(_ byte: UInt8) -> Sequence? {
-        switch state {
-        case .ground:
-            if byte == 0x1B { state = .escape }
-        case .escape:
-            body.removeAll(keepingCapacity: true)
-            switch byte {
-            case UInt8(ascii: "["): state = .csi
-            case UInt8(ascii: "_"): state = .apc
-            case UInt8(ascii: "P"), UInt8(ascii: "]"): state = .other
-            case 0x1B: state = .escape
-            default: state = .ground
-            }
-        case .csi:
-            if (0x40...0x7E).contains(byte) {
-                state = .ground
-                body.append(byte)
-                return .csi(String(decoding: body, as: UTF8.self))
-            }
-            if byte == 0x1B { state = .escape } else { body.append(byte) }
-        case .apc:
-            if byte == 0x1B { state = .apcEscape } else { body.append(byte) }
-        case .apcEscape:
-            state = .ground
-            if byte == UInt8(ascii: "\\") { return .apc(body) }
-        case .other:
-            if byte == 0x1B { state = .otherEscape } else if byte == 0x07 { state = .ground }
-        case .otherEscape:
-            state = byte == UInt8(ascii: "\\") ? .ground : .other
-        }
-        return nil
     }
 }

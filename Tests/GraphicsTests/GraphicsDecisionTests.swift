@@ -10,7 +10,9 @@ import Testing
         return parser.replies
     }
 
-    private let kitty = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}P>|kitty(0.35.2)\u{1B}\\\u{1B}[?62;c"
+    /// kitty 0.35's answers: both kitty queries OK, its cell size, XTVERSION and DA1.
+    private let kitty = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}P>|kitty(0.35.2)\u{1B}\\"
+        + "\u{1B}[?62;c"
 
     @Test func kittyWithPlaceholdersIsChosen() {
         let found = GraphicsDecision.decide(.auto, replies: replies(kitty), environment: TerminalEnvironment())
@@ -19,16 +21,76 @@ import Testing
         #expect(found.note == nil)
     }
 
-    @Test func olderKittyAndWezTermHaveNoPlaceholders() {
-        let oldKitty = kitty.replacingOccurrences(of: "0.35.2", with: "0.26.5")
-        let old = GraphicsDecision.decide(.auto, replies: replies(oldKitty),
-                                          environment: TerminalEnvironment())
-        #expect(old.graphics == .kitty && !old.kittyThumbnails)
-        #expect(old.note?.contains("placeholders") == true)
-        let wez = GraphicsDecision.decide(.auto, replies: replies(kitty.replacingOccurrences(of: "kitty(0.35.2)",
-                                                                                          with: "WezTerm 20240203")),
-                                          environment: TerminalEnvironment())
-        #expect(!wez.kittyPlaceholders)
+    /// kitty 0.26.5 answers the plain query but not the one with the placeholder key: direct placements, its own
+    /// capability, said on the status line; the list keeps text art for now.
+    @Test func kittyThatDoesNotAnswerThePlaceholderQueryHasDirectPlacements() {
+        let debianKitty = kitty.replacingOccurrences(of: "\u{1B}_Gi=32;OK\u{1B}\\", with: "")
+            .replacingOccurrences(of: "0.35.2", with: "0.26.5")
+        let old = GraphicsDecision.decide(.auto, replies: replies(debianKitty), environment: TerminalEnvironment())
+        #expect(old.graphics == .kitty && old.kittyPlacement == .direct)
+        #expect(old.kittyDirectPlacements && !old.kittyThumbnails)
+        #expect(old.note?.contains("direct placements") == true)
+        #expect(old.summary == "kitty with direct placements, 10x20 px cells")
+        // Asked, not named: the same silence from a terminal calling itself kitty 0.35 is direct placements too.
+        let silentNew = kitty.replacingOccurrences(of: "\u{1B}_Gi=32;OK\u{1B}\\", with: "")
+        #expect(GraphicsDecision.decide(.auto, replies: replies(silentNew), environment: TerminalEnvironment())
+            .kittyPlacement == .direct)
+    }
+
+    /// The version is the second witness: a terminal that answers the placeholder query but names itself WezTerm,
+    /// Konsole or a kitty before 0.28 has direct placements.
+    @Test(arguments: ["WezTerm 20240203", "Konsole 24.02", "kitty(0.26.5)"])
+    func aVersionWithoutPlaceholdersOverridesTheAnswer(_ version: String) {
+        let found = GraphicsDecision.decide(.auto, replies: replies(kitty.replacingOccurrences(of: "kitty(0.35.2)",
+                                                                                             with: version)),
+                                            environment: TerminalEnvironment())
+        #expect(found.graphics == .kitty && found.kittyPlacement == .direct, "\(version)")
+        let ghostty = GraphicsDecision.decide(.auto, replies: replies(kitty.replacingOccurrences(of: "kitty(0.35.2)",
+                                                                                               with: "ghostty 1.1.3")),
+                                              environment: TerminalEnvironment())
+        #expect(ghostty.kittyPlacement == .placeholders && ghostty.summary == "kitty with Unicode placeholders, "
+            + "10x20 px cells")
+    }
+
+    /// iTerm2 lists sixel in DA1, but its own inline images are chosen.
+    @Test func iTerm2GetsItsOwnImagesBeforeSixel() {
+        let iterm2 = "\u{1B}[6;32;16t\u{1B}P>|iTerm2 3.5.11\u{1B}\\\u{1B}[?62;4c"
+        let found = GraphicsDecision.decide(.auto, replies: replies(iterm2), environment: TerminalEnvironment())
+        #expect(found.graphics == .iterm2 && found.kittyPlacement == nil)
+        #expect(found.cellPixels == CellPixelSize(width: 16, height: 32))
+    }
+
+    /// Bad input: a cell size of 0 or 65535 pixels, answers that stop before DA1, kitty's test image rejected. Each
+    /// falls back to text art with a reason.
+    @Test(arguments: ["\u{1B}[6;0;0t", "\u{1B}[6;65535;65535t", "\u{1B}[6;20;0t"])
+    func aCellSizeOfZeroOr65535IsTextArtWithAReason(_ answer: String) {
+        let found = GraphicsDecision.decide(.auto, replies: replies(kitty.replacingOccurrences(of: "\u{1B}[6;20;10t",
+                                                                                             with: answer)),
+                                            environment: TerminalEnvironment())
+        #expect(found.graphics == .text && found.cellPixels == nil)
+        #expect(found.note?.contains("is not one a screen can have") == true, "\(String(describing: found.note))")
+    }
+
+    @Test func answersThatStopBeforeDA1AreTextArtWithAReason() {
+        let cut = replies("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[6;20;10t")
+        let found = GraphicsDecision.decide(.auto, replies: cut, environment: TerminalEnvironment())
+        #expect(found.graphics == .text && found.note?.contains("stopped answering") == true)
+        // tmux answers DA1 itself and keeps the outer terminal's: there the answers are read without it.
+        let tmux = TerminalEnvironment(insideTmux: true, tmuxPassthrough: true, tmuxRGB: true)
+        #expect(GraphicsDecision.decide(.auto, replies: cut, environment: tmux).kittyThumbnails)
+        // Nothing at all is a terminal without pixels, not a late one: no note.
+        #expect(GraphicsDecision.decide(.auto, replies: TerminalReplies(), environment: TerminalEnvironment()).note
+            == nil)
+    }
+
+    @Test func aRejectedTestImageIsTextArtWithTheTerminalsReason() {
+        let rejected = replies("\u{1B}_Gi=31;EINVAL:bad\u{7}data\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        let found = GraphicsDecision.decide(.auto, replies: rejected, environment: TerminalEnvironment())
+        #expect(found.graphics == .text && found.note == "Pictures as text: the terminal rejected kitty's test image "
+            + "(EINVAL:baddata)")
+        // A sixel terminal that rejects it still gets sixel.
+        let sixel = replies("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[6;13;6t\u{1B}[?63;4c")
+        #expect(GraphicsDecision.decide(.auto, replies: sixel, environment: TerminalEnvironment()).graphics == .sixel)
     }
 
     @Test func sixelFromDA1AndSilentTerminalsGetText() {

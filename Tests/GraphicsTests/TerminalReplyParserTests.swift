@@ -91,4 +91,23 @@ import Testing
     @Test func versionStringsLoseControlCharacters() {
         #expect(parse("\u{1B}P>|evil\u{9B}\u{8}(1)\u{1B}\\").replies.version == "evil(1)")
     }
+
+    @Test func thePlaceholderQueryIsReadApartFromTheFirst() {
+        let parser = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;c", in: 7)
+        #expect(parser.replies.kittyAnswersOK && parser.replies.kittyPlaceholdersAnswerOK)
+        #expect(parser.replies.kittyResponses.isEmpty)
+        // kitty 0.26 answers the first only: the second is missing, not an error.
+        let old = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c")
+        #expect(old.replies.kittyAnswersOK && old.replies.kittyPlaceholderQuery == nil)
+    }
+
+    /// A cell size no screen has is not believed, but what was told is kept for the note that says so.
+    @Test(arguments: [(0, 0), (65535, 65535), (0, 20), (10, 65535)])
+    func implausibleCellSizesAreKeptAsTold(_ size: (width: Int, height: Int)) {
+        let replies = parse("\u{1B}[6;\(size.height);\(size.width)t\u{1B}[?62;c").replies
+        #expect(replies.cellPixels == nil)
+        #expect(replies.toldCellPixels?.width == size.width && replies.toldCellPixels?.height == size.height)
+        #expect(replies.hasAnswers)
+        #expect(!TerminalReplies().hasAnswers)
+    }
 }
