@@ -38,8 +38,8 @@ extension TableController {
                 .draw(into: &frame, y: rows - 1)
         }
         if showingReuseOverlay {
-            ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: theme)
-                .draw(into: &frame, top: listLayout.listTop, height: listHeight)
+            reuseOverlay.draw(into: &frame, top: listLayout.listTop, listHeight: listHeight,
+                              height: listLayout.coveredLines)
         }
         if screen.isHelp {
             HelpView(lines: configuration.helpLines, theme: theme).draw(into: &frame, scroll: helpScroll)
@@ -50,7 +50,7 @@ extension TableController {
     /// The rows or the grid, as the list area shows them.
     private func rowsBody(theme: Theme) -> CellBuffer {
         if let grid = listLayout.grid {
-            let placed = grid.placedCells(viewport, height: listHeight, in: list)
+            let placed = grid.placedCells(viewport, height: listLayout.openHeight, in: list)
             return GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
                             theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
                 .draw(width: size.columns, height: listHeight)

@@ -83,8 +83,12 @@ extension TableController {
     /// The reuse overlay's lines with room for all, at the screen's width: the title, `wrong_paints`, the legend,
     /// the counters by group, the slots, and the latest events.
     public func reuseOverlayLines() -> [String] {
-        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries,
-                         theme: configuration.theme).lines(width: size.columns)
+        reuseOverlay.lines(width: size.columns)
+    }
+
+    /// The reuse overlay as it stands.
+    var reuseOverlay: ReuseOverlayView {
+        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: configuration.theme)
     }
 
     /// Whether something on screen is loading, so the spinner timer should run.

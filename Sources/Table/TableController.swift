@@ -268,6 +268,7 @@ public final class TableController {
     /// pane's image at the pane's size, and records how much of each scrolled text shows, for the keys that scroll
     /// it. The app's loop runs it before it composes each frame.
     public func update() {
+        navigation.cover(lines: overlayCover(), in: list)
         let visible = navigation.measureVisibleRows(in: list)
         if let size = listLayout.thumbnailBox { binder.update(visible: visible, list: list, size: size) }
         if pageNeed(visible: visible) != .none { paging.loadIfNeeded() }
@@ -277,7 +278,17 @@ public final class TableController {
 
     /// How much the rows `visible` need the next page.
     func pageNeed(visible: Range<Int>) -> PageNeed {
-        paging.need(visible: visible, listHeight: listHeight) { navigation.filledLines(in: list) }
+        paging.need(visible: visible, listHeight: listLayout.openHeight) { navigation.filledLines(in: list) }
+    }
+
+    /// The lines the reuse overlay covers at the bottom of the list area: the lines it wants, less any the selected
+    /// row needs to show whole above it (over a pane, all it wants); none when it is hidden or has no room.
+    private func overlayCover() -> Int {
+        guard showingReuseOverlay else { return 0 }
+        let wanted = ReuseOverlayView.wantedHeight(width: size.columns, listHeight: listHeight)
+        guard detail == nil, pageFailure == nil else { return wanted }
+        let lines = min(wanted, listHeight - navigation.selectedRowLines(in: list))
+        return lines >= 2 ? lines : 0
     }
 
     /// Records in each open text's `TextScroll` how much of it shows at this size, laid out by the view that

@@ -134,6 +134,24 @@ struct Navigation {
         reveal(in: list)
     }
 
+    /// Sets the lines a panel covers at the bottom of the list area, and scrolls so that the selected row shows above
+    /// it.
+    mutating func cover(lines: Int, in list: ListState) {
+        guard lines != layout.coveredLines else { return }
+        layout.cover(lines: lines)
+        reveal(in: list)
+    }
+
+    /// The lines the selected row needs to show whole: its thumbnail and text without the blank line under it; in
+    /// the grid, its cell's picture and caption.
+    func selectedRowLines(in list: ListState) -> Int {
+        if let grid = layout.grid {
+            return grid.lineHeight(grid.line(ofRow: viewport.selection, in: list), in: list) - 1
+        }
+        let height = layout.rowHeight(viewport.selection, in: list)
+        return layout.row.thumbnail == nil ? height : height - 1
+    }
+
     /// Forgets the cached height of an item's row (its item changed).
     mutating func forgetHeight(ofItem index: Int) {
         layout.forgetHeight(ofItem: index)
@@ -143,7 +161,7 @@ struct Navigation {
     /// lines on screen (a row's height there is a cell's, not a line's).
     func filledLines(in list: ListState) -> Int {
         if let grid = layout.grid {
-            return grid.visibleLines(viewport, height: layout.listHeight, in: list).reduce(0) {
+            return grid.visibleLines(viewport, height: layout.openHeight, in: list).reduce(0) {
                 $0 + grid.lineHeight($1, in: list)
             }
         }

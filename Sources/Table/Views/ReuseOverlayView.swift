@@ -88,17 +88,22 @@ struct ReuseOverlayView {
         return head + counters + slots + Self.labelled(s.log.suffix(logCount))
     }
 
-    /// Draws the panel over the bottom of the list area (`top`, `height` lines): at most half of it, or twelve
-    /// lines when half is less (on 80x24, two rows stay in sight above it).
-    func draw(into frame: inout CellBuffer, top: Int, height listHeight: Int) {
+    /// The lines the panel takes over a list area `listHeight` lines tall: half of it, or twelve lines when half is
+    /// less (on 80x24, two rows stay in sight above it); 0 when the screen is too small for it. The same however
+    /// many events the log holds, so that the rows above it do not move as they come.
+    static func wantedHeight(width: Int, listHeight: Int) -> Int {
+        let height = max(listHeight / 2, min(listHeight - 2, 12))
+        return width >= 20 && height >= 2 ? height : 0
+    }
+
+    /// Draws the panel over the bottom `height` lines of the list area (which starts at `top`, `listHeight` lines
+    /// tall); nothing when fewer than two lines are given.
+    func draw(into frame: inout CellBuffer, top: Int, listHeight: Int, height: Int) {
         let width = frame.width
-        let cap = max(listHeight / 2, min(listHeight - 2, 12))
-        let everything = lines(width: width).count
-        let height = min(cap, everything)
         guard width >= 20, height >= 2 else { return }
         let lines = fitted(width: width, room: height)
-        let y0 = top + listHeight - lines.count
-        frame.fill(x: 0, y: y0, width: width, height: lines.count, with: Cell(" ", style: theme.footer))
+        let y0 = top + listHeight - height
+        frame.fill(x: 0, y: y0, width: width, height: height, with: Cell(" ", style: theme.footer))
         for (i, line) in lines.enumerated() {
             if i == 0 {
                 frame.fill(x: 0, y: y0, width: width, height: 1, with: Cell(" ", style: line.style))
