@@ -35,7 +35,9 @@ public final class TableController {
     let binder: ThumbnailBinder
     let batch: BatchPrefetch
     let paneImage: DetailPaneImage
-    private let changes = ChangeSignal()
+    let changes = ChangeSignal()
+    /// What the frame after the last `update()` shows where (see `frameModel`).
+    var storedModel: FrameModel?
 
     public init(source: any ItemSource, loader: any ThumbnailLoading, configuration: Configuration = Configuration(),
                 counters: SlotCounters = SlotCounters()) {
@@ -265,14 +267,16 @@ public final class TableController {
     /// Brings the state in line with the screen before a frame is composed, so that composing only reads: binds row
     /// slots to the rows on screen (starting and cancelling their thumbnail loads, caching their heights),
     /// prefetches around them, asks for the next page when the screen needs it (`Paging.need`), loads the detail
-    /// pane's image at the pane's size, and records how much of each scrolled text shows, for the keys that scroll
-    /// it. The app's loop runs it before it composes each frame.
+    /// pane's image at the pane's size, works out the frame model (what the frame places where: `frameModel`), and
+    /// records how much of each scrolled text shows, for the keys that scroll it. The app's loop runs it before it
+    /// composes each frame.
     public func update() {
         navigation.cover(lines: overlayCover(), in: list)
         let visible = navigation.measureVisibleRows(in: list)
         if let size = listLayout.thumbnailBox { binder.update(visible: visible, list: list, size: size) }
         if pageNeed(visible: visible) != .none { paging.loadIfNeeded() }
         if let detail { paneImage.bind(detail, width: size.columns, height: listHeight) }
+        storeFrameModel()
         fitScrolledTexts()
     }
 
@@ -298,13 +302,9 @@ public final class TableController {
         if screen.isHelp, let box = HelpView.box(configuration.helpLines, columns: columns, rows: rows) {
             helpScroll.fit(lineCount: box.lines.count, height: box.rows)
         }
-        if let detail {
-            detail.textScroll.fit(DetailPaneView(pane: detail, theme: configuration.theme, tick: tick)
-                .scrolledText(width: columns, height: listHeight))
-        }
-        if let pageFailure {
-            pageFailure.textScroll.fit(PageFailurePaneView(pane: pageFailure, theme: configuration.theme)
-                .scrolledText(width: columns, height: listHeight))
+        if let text = storedModel?.paneText {
+            if let detail { detail.textScroll.fit(text) }
+            if let pageFailure { pageFailure.textScroll.fit(text) }
         }
     }
 

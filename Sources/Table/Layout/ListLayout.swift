@@ -153,12 +153,13 @@ public struct ListLayout: Sendable, Equatable {
         return viewport.visibleRows(count: list.displayCount, height: openHeight) { measure($0, in: list) }
     }
 
-    /// The rows on screen, each with the line of the list area it starts on.
-    func placedRows(_ viewport: ListViewport, in list: ListState) -> [(row: Int, y: Int)] {
+    /// The rows on screen, each with the line of the list area it starts on; in the grid, its cells.
+    func placedRows(_ viewport: ListViewport, in list: ListState) -> [FrameModel.Placed] {
+        if let grid { return grid.placedCells(viewport, height: openHeight, in: list) }
         var y = 0
         return visibleRows(viewport, in: list).map { display in
             defer { y += rowHeight(display, in: list) }
-            return (display, y)
+            return FrameModel.Placed(row: display, x: 0, y: y)
         }
     }
 

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `wrong_paints` on a line of its own (green at 0, red above), the counters by group, the slots and their states,
 /// and the latest events of the slots. The slot numbers at the rows' edges are drawn by the list and the grid.
 @MainActor
-struct ReuseOverlayView {
+struct ReuseOverlayView: AreaView {
     var slots: [RowSlot]
     var counters: [(name: String, value: Int)]
     /// The latest events, oldest first.
@@ -96,19 +96,18 @@ struct ReuseOverlayView {
         return width >= 20 && height >= 2 ? height : 0
     }
 
-    /// Draws the panel over the bottom `height` lines of the list area (which starts at `top`, `listHeight` lines
-    /// tall); nothing when fewer than two lines are given.
-    func draw(into frame: inout CellBuffer, top: Int, listHeight: Int, height: Int) {
-        let width = frame.width
+    /// Draws the panel in `area` (the bottom lines of the list area the frame model gave it); nothing when it has
+    /// fewer than two lines or 20 columns.
+    func draw(into frame: inout CellBuffer, area: ScreenArea) {
+        let (width, height, y0) = (area.width, area.height, area.y)
         guard width >= 20, height >= 2 else { return }
         let lines = fitted(width: width, room: height)
-        let y0 = top + listHeight - height
-        frame.fill(x: 0, y: y0, width: width, height: height, with: Cell(" ", style: theme.footer))
+        frame.fill(x: area.x, y: y0, width: width, height: height, with: Cell(" ", style: theme.footer))
         for (i, line) in lines.enumerated() {
             if i == 0 {
-                frame.fill(x: 0, y: y0, width: width, height: 1, with: Cell(" ", style: line.style))
+                frame.fill(x: area.x, y: y0, width: width, height: 1, with: Cell(" ", style: line.style))
             }
-            frame.put(line.text, x: i == 0 ? 0 : 1, y: y0 + i, style: line.style, maxWidth: width - 1)
+            frame.put(line.text, x: area.x + (i == 0 ? 0 : 1), y: y0 + i, style: line.style, maxWidth: width - 1)
         }
     }
 
