@@ -11,8 +11,8 @@ extension TableController {
     }
 
     /// Works the frame model out and keeps it for the frame (the end of `update()`).
-    func storeFrameModel() {
-        storedModel = makeFrameModel()
+    func storeFrameModel(areaRows: Range<Int>) {
+        storedModel = makeFrameModel(areaRows: areaRows)
     }
 
     /// The state the frame model depends on.
@@ -22,7 +22,7 @@ extension TableController {
                          overlay: showingReuseOverlay)
     }
 
-    private func makeFrameModel() -> FrameModel {
+    private func makeFrameModel(areaRows: Range<Int>? = nil) -> FrameModel {
         let area = ScreenArea(x: 0, y: listLayout.listTop, width: size.columns, height: listHeight)
         var paneText: ScrolledText?
         var picture: DetailPicture?
@@ -45,7 +45,8 @@ extension TableController {
         let placed = listLayout.placedRows(viewport, in: list)
         let visible = placed.first.map { $0.row..<(placed[placed.count - 1].row + 1) }
             ?? navigation.visibleRows(in: list)
-        return FrameModel(visibleRows: visible, placed: placed, listArea: area,
+        return FrameModel(visibleRows: visible, areaRows: areaRows ?? listLayout.areaRows(viewport, in: list),
+                          placed: placed, listArea: area,
                           overlayLines: showingReuseOverlay ? listLayout.coveredLines : 0, paneText: paneText,
                           detailPicture: picture, basis: basis)
     }

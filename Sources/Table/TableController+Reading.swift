@@ -46,7 +46,7 @@ extension TableController {
     /// The rows on screen that show a picture, and how many of those show a picture loaded for another row
     /// (`RowSlot.paintedItem`): what `demo --compare`'s headers and the autoplay's summary count.
     public var picturesOnScreen: (shown: Int, wrong: Int) {
-        let painted = frameModel.visibleRows.compactMap(itemIndex(forRow:)).compactMap { item in
+        let painted = frameModel.areaRows.compactMap(itemIndex(forRow:)).compactMap { item in
             pool.slot(forItem: item).flatMap { slot in slot.paintedItem.map { (item, $0) } }
         }
         return (painted.count, painted.count { $0.0 != $0.1 })
@@ -95,7 +95,7 @@ extension TableController {
     public var isAnimating: Bool {
         if case .loading = list.status, list.hasStatusRow { return true }
         if detail?.image.isLoading == true { return true }
-        return pool.isLoading(anyOf: frameModel.visibleRows.compactMap(list.itemIndex(forRow:)))
+        return pool.isLoading(anyOf: frameModel.areaRows.compactMap(list.itemIndex(forRow:)))
     }
 
     /// The screen's size.

@@ -272,24 +272,32 @@ public final class TableController {
     /// composes each frame.
     public func update() {
         navigation.cover(lines: overlayCover(), in: list)
-        let visible = navigation.measureVisibleRows(in: list)
+        var visible = bindAreaRows()
+        // The overlay's height follows what it has to say, which binding the rows added to.
+        if navigation.cover(lines: overlayCover(), in: list) { visible = bindAreaRows() }
+        if let detail { paneImage.bind(detail, width: size.columns, height: listHeight) }
+        storeFrameModel(areaRows: visible)
+        fitScrolledTexts()
+    }
+
+    /// Binds slots to the rows in the list area and asks for the next page when they need it; returns those rows.
+    private func bindAreaRows() -> Range<Int> {
+        let visible = navigation.measureAreaRows(in: list)
         if let size = listLayout.thumbnailBox { binder.update(visible: visible, list: list, size: size) }
         if pageNeed(visible: visible) != .none { paging.loadIfNeeded() }
-        if let detail { paneImage.bind(detail, width: size.columns, height: listHeight) }
-        storeFrameModel()
-        fitScrolledTexts()
+        return visible
     }
 
     /// How much the rows `visible` need the next page.
     func pageNeed(visible: Range<Int>) -> PageNeed {
-        paging.need(visible: visible, listHeight: listLayout.openHeight) { navigation.filledLines(in: list) }
+        paging.need(visible: visible, listHeight: listHeight) { navigation.filledLines(in: list) }
     }
 
     /// The lines the reuse overlay covers at the bottom of the list area: the lines it wants, less any the selected
     /// row needs to show whole above it (over a pane, all it wants); none when it is hidden or has no room.
     private func overlayCover() -> Int {
         guard showingReuseOverlay else { return 0 }
-        let wanted = ReuseOverlayView.wantedHeight(width: size.columns, listHeight: listHeight)
+        let wanted = reuseOverlay.wantedHeight(width: size.columns, listHeight: listHeight)
         guard detail == nil, pageFailure == nil else { return wanted }
         let lines = min(wanted, listHeight - navigation.selectedRowLines(in: list))
         return lines >= 2 ? lines : 0

@@ -12,8 +12,10 @@ public struct FrameModel {
         public var y: Int
     }
 
-    /// The display rows on screen.
+    /// The display rows on screen: in the open lines of the list area, above what covers its bottom.
     public var visibleRows: Range<Int>
+    /// The display rows in the whole list area, covered ones too: those that load, and that pages are asked for.
+    public var areaRows: Range<Int>
     /// The rows on screen in the order drawn, each with its place; empty while a pane shows.
     public var placed: [Placed]
     /// The area the list (or the pane in its place) fills.
@@ -43,13 +45,6 @@ public struct FrameModel {
 /// A rectangle of the screen that a view draws into.
 public struct ScreenArea: Sendable, Equatable {
     public var x: Int, y: Int, width: Int, height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
 }
 
 /// The one contract of the table's views: each draws into the area of the frame it is given, and measures nothing

@@ -147,10 +147,18 @@ public struct ListLayout: Sendable, Equatable {
         return viewport.visibleRows(count: list.displayCount, height: openHeight) { rowHeight($0, in: list) }
     }
 
-    /// Measures the rows on screen, so that the frame that follows finds their heights cached; returns them.
-    mutating func measureVisibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
-        if let grid { return grid.visibleRows(viewport, height: openHeight, in: list) }
-        return viewport.visibleRows(count: list.displayCount, height: openHeight) { measure($0, in: list) }
+    /// Measures the rows in the whole list area, covered ones too, so that the frame that follows finds their
+    /// heights cached; returns them. They are the rows that load and that pages are asked for: a row under a
+    /// cover is loaded, and shows at once when the cover goes.
+    mutating func measureAreaRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+        if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
+        return viewport.visibleRows(count: list.displayCount, height: listHeight) { measure($0, in: list) }
+    }
+
+    /// The rows in the whole list area, covered ones too (`measureAreaRows`), measuring nothing.
+    func areaRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+        if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
+        return viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
     }
 
     /// The rows on screen, each with the line of the list area it starts on; in the grid, its cells.

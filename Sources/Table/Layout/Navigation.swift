@@ -22,8 +22,8 @@ struct Navigation {
     }
 
     /// The display rows on screen, their heights measured and cached (`update()`).
-    mutating func measureVisibleRows(in list: ListState) -> Range<Int> {
-        layout.measureVisibleRows(viewport, in: list)
+    mutating func measureAreaRows(in list: ListState) -> Range<Int> {
+        layout.measureAreaRows(viewport, in: list)
     }
 
     /// Runs a viewport operation in the layout's own steps: rows in the list, lines of cells in the grid (see
@@ -136,10 +136,13 @@ struct Navigation {
 
     /// Sets the lines a panel covers at the bottom of the list area, and scrolls so that the selected row shows above
     /// it.
-    mutating func cover(lines: Int, in list: ListState) {
-        guard lines != layout.coveredLines else { return }
+    /// Returns whether the cover changed.
+    @discardableResult
+    mutating func cover(lines: Int, in list: ListState) -> Bool {
+        guard lines != layout.coveredLines else { return false }
         layout.cover(lines: lines)
         reveal(in: list)
+        return true
     }
 
     /// The lines the selected row needs to show whole: its thumbnail and text without the blank line under it; in
@@ -161,10 +164,10 @@ struct Navigation {
     /// lines on screen (a row's height there is a cell's, not a line's).
     func filledLines(in list: ListState) -> Int {
         if let grid = layout.grid {
-            return grid.visibleLines(viewport, height: layout.openHeight, in: list).reduce(0) {
+            return grid.visibleLines(viewport, height: layout.listHeight, in: list).reduce(0) {
                 $0 + grid.lineHeight($1, in: list)
             }
         }
-        return visibleRows(in: list).reduce(0) { $0 + layout.rowHeight($1, in: list) }
+        return layout.areaRows(viewport, in: list).reduce(0) { $0 + layout.rowHeight($1, in: list) }
     }
 }

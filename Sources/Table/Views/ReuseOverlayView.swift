@@ -88,11 +88,12 @@ struct ReuseOverlayView: AreaView {
         return head + counters + slots + Self.labelled(s.log.suffix(logCount))
     }
 
-    /// The lines the panel takes over a list area `listHeight` lines tall: half of it, or twelve lines when half is
-    /// less (on 80x24, two rows stay in sight above it); 0 when the screen is too small for it. The same however
-    /// many events the log holds, so that the rows above it do not move as they come.
-    static func wantedHeight(width: Int, listHeight: Int) -> Int {
-        let height = max(listHeight / 2, min(listHeight - 2, 12))
+    /// The lines the panel takes over a list area `listHeight` lines tall: what it has to say, at most half of the
+    /// area, or twelve lines when half is less (on 80x24, two rows stay in sight above it); 0 when the screen is
+    /// too small for it.
+    func wantedHeight(width: Int, listHeight: Int) -> Int {
+        let cap = max(listHeight / 2, min(listHeight - 2, 12))
+        let height = min(cap, lines(width: width).count)
         return width >= 20 && height >= 2 ? height : 0
     }
 
