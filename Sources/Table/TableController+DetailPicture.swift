@@ -24,11 +24,6 @@ extension TableController {
     /// The detail pane's loaded picture and where it is on screen; nil when no pane is open, its picture has not
     /// loaded, or the help or the reuse overlay covers it. Read after `update()`, as `frame()` is.
     public var detailPicture: DetailPicture? {
-        guard case .detail(let detail) = screen, !showingReuseOverlay, let url = detail.imageURL,
-              let footprint = DetailPaneView(pane: detail, theme: configuration.theme, tick: tick)
-                .pictureFootprint(width: size.columns, height: listHeight) else { return nil }
-        var onScreen = footprint
-        onScreen.y += listLayout.listTop
-        return DetailPicture(url: url, footprint: onScreen)
+        frameModel.detailPicture
     }
 }

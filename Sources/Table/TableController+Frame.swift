@@ -4,24 +4,24 @@ import Items
 
 extension TableController {
     /// Composes the whole screen into a cell buffer: header, rows or the grid (or the detail pane), footer, status
-    /// line, help.
+    /// line, the reuse overlay, help.
     /// It reads state and writes cells, nothing else: `update()` starts the loads, caches the rows' heights and
-    /// records the scrolled texts' extents first; composed without it, the frame computes what it needs and stores
-    /// nothing. Its cost depends on the rows on screen, not on the rows loaded.
+    /// works out the frame model (what is placed where) first; composed without it, the frame works the model out
+    /// and stores nothing. Its cost depends on the rows on screen, not on the rows loaded.
     public func frame() -> CellBuffer {
         let (columns, rows) = size
+        let model = frameModel
         var frame = CellBuffer(width: columns, height: rows)
         let theme = configuration.theme
-        let body: CellBuffer
+        let area = model.listArea
         switch screen.beneath {
         case .detail(let detail):
-            body = DetailPaneView(pane: detail, theme: theme, tick: tick).draw(width: columns, height: listHeight)
+            DetailPaneView(pane: detail, theme: theme, tick: tick, text: model.paneText).draw(into: &frame, area: area)
         case .pageFailure(let pageFailure):
-            body = PageFailurePaneView(pane: pageFailure, theme: theme).draw(width: columns, height: listHeight)
+            PageFailurePaneView(pane: pageFailure, theme: theme, text: model.paneText).draw(into: &frame, area: area)
         case .list, .filter, .help:
-            body = rowsBody(theme: theme)
+            drawRows(model, theme: theme, into: &frame)
         }
-        frame.draw(body, x: 0, y: listLayout.listTop)
         if rows >= 4 {
             HeaderLine(sourceName: source.name, list: list, selection: viewport.selection, screen: screen,
                        theme: theme, followingEnd: isFollowingEnd, marked: marks.count)
@@ -37,9 +37,9 @@ extension TableController {
                        mode: listLayout.mode, theme: theme, picking: configuration.picking)
                 .draw(into: &frame, y: rows - 1)
         }
-        if showingReuseOverlay {
-            ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: theme)
-                .draw(into: &frame, top: listLayout.listTop, height: listHeight)
+        if model.overlayLines > 0 {
+            reuseOverlay.draw(into: &frame, area: ScreenArea(x: 0, y: area.y + area.height - model.overlayLines,
+                                                             width: columns, height: model.overlayLines))
         }
         if screen.isHelp {
             HelpView(lines: configuration.helpLines, theme: theme).draw(into: &frame, scroll: helpScroll)
@@ -47,17 +47,16 @@ extension TableController {
         return frame
     }
 
-    /// The rows or the grid, as the list area shows them.
-    private func rowsBody(theme: Theme) -> CellBuffer {
+    /// Draws the rows or the grid, placed as the frame model says.
+    private func drawRows(_ model: FrameModel, theme: Theme, into frame: inout CellBuffer) {
         if let grid = listLayout.grid {
-            let placed = grid.placedCells(viewport, height: listHeight, in: list)
-            return GridView(list: list, grid: grid, placed: placed, selection: viewport.selection, pool: pool,
-                            theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
-                .draw(width: size.columns, height: listHeight)
+            GridView(list: list, grid: grid, placed: model.placed, selection: viewport.selection, pool: pool,
+                     theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
+                .draw(into: &frame, area: model.listArea)
+        } else {
+            ListView(list: list, layout: layout, placed: model.placed, selection: viewport.selection, pool: pool,
+                     theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
+                .draw(into: &frame, area: model.listArea)
         }
-        let placed = listLayout.placedRows(viewport, in: list)
-        return ListView(list: list, layout: layout, placed: placed, selection: viewport.selection, pool: pool,
-                        theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
-            .draw(width: size.columns, height: listHeight)
     }
 }

@@ -46,7 +46,7 @@ extension TableController {
     /// The rows on screen that show a picture, and how many of those show a picture loaded for another row
     /// (`RowSlot.paintedItem`): what `demo --compare`'s headers and the autoplay's summary count.
     public var picturesOnScreen: (shown: Int, wrong: Int) {
-        let painted = visibleRows.compactMap(itemIndex(forRow:)).compactMap { item in
+        let painted = frameModel.areaRows.compactMap(itemIndex(forRow:)).compactMap { item in
             pool.slot(forItem: item).flatMap { slot in slot.paintedItem.map { (item, $0) } }
         }
         return (painted.count, painted.count { $0.0 != $0.1 })
@@ -83,15 +83,19 @@ extension TableController {
     /// The reuse overlay's lines with room for all, at the screen's width: the title, `wrong_paints`, the legend,
     /// the counters by group, the slots, and the latest events.
     public func reuseOverlayLines() -> [String] {
-        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries,
-                         theme: configuration.theme).lines(width: size.columns)
+        reuseOverlay.lines(width: size.columns)
+    }
+
+    /// The reuse overlay as it stands.
+    var reuseOverlay: ReuseOverlayView {
+        ReuseOverlayView(slots: pool.slots, counters: overlayCounters, log: pool.log.entries, theme: configuration.theme)
     }
 
     /// Whether something on screen is loading, so the spinner timer should run.
     public var isAnimating: Bool {
         if case .loading = list.status, list.hasStatusRow { return true }
         if detail?.image.isLoading == true { return true }
-        return pool.isLoading(anyOf: visibleRows.compactMap(list.itemIndex(forRow:)))
+        return pool.isLoading(anyOf: frameModel.areaRows.compactMap(list.itemIndex(forRow:)))
     }
 
     /// The screen's size.

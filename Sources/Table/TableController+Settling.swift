@@ -16,14 +16,14 @@ extension TableController {
     /// Whether a page is loading, or still to load, that the screen needs: the list's status row is on screen while
     /// it loads, or the rows loaded do not fill the list area and more are to come (`Paging.need`).
     public var isWaitingForPage: Bool {
-        paging.isWaiting(for: pageNeed(visible: visibleRows))
+        paging.isWaiting(for: pageNeed(visible: frameModel.areaRows))
     }
 
     /// The rows on screen with an image whose thumbnail has neither loaded nor failed (loading, or not yet bound).
     /// 0 when the rows show no thumbnails at this width.
     public var waitingThumbnails: Int {
         guard thumbnailBox != nil else { return 0 }
-        return visibleRows.count { row in
+        return frameModel.areaRows.count { row in
             guard let index = itemIndex(forRow: row), items[index].rowImageURL != nil else { return false }
             switch pool.slot(forItem: index)?.thumbnail ?? .none {
             case .loaded, .failed, .lookupFailed: return false
@@ -34,7 +34,7 @@ extension TableController {
 
     /// The rows on screen whose thumbnail failed: the print mode names them on stderr.
     public var failedThumbnails: [(title: String, reason: String)] {
-        visibleRows.compactMap { row in
+        frameModel.areaRows.compactMap { row in
             guard let index = itemIndex(forRow: row),
                   let reason = pool.slot(forItem: index)?.thumbnail.failureReason else { return nil }
             return (items[index].title, reason)

@@ -35,7 +35,9 @@ public final class TableController {
     let binder: ThumbnailBinder
     let batch: BatchPrefetch
     let paneImage: DetailPaneImage
-    private let changes = ChangeSignal()
+    let changes = ChangeSignal()
+    /// What the frame after the last `update()` shows where (see `frameModel`).
+    var storedModel: FrameModel?
 
     public init(source: any ItemSource, loader: any ThumbnailLoading, configuration: Configuration = Configuration(),
                 counters: SlotCounters = SlotCounters()) {
@@ -265,19 +267,40 @@ public final class TableController {
     /// Brings the state in line with the screen before a frame is composed, so that composing only reads: binds row
     /// slots to the rows on screen (starting and cancelling their thumbnail loads, caching their heights),
     /// prefetches around them, asks for the next page when the screen needs it (`Paging.need`), loads the detail
-    /// pane's image at the pane's size, and records how much of each scrolled text shows, for the keys that scroll
-    /// it. The app's loop runs it before it composes each frame.
+    /// pane's image at the pane's size, works out the frame model (what the frame places where: `frameModel`), and
+    /// records how much of each scrolled text shows, for the keys that scroll it. The app's loop runs it before it
+    /// composes each frame.
     public func update() {
-        let visible = navigation.measureVisibleRows(in: list)
+        navigation.cover(lines: overlayCover(), in: list)
+        var visible = bindAreaRows()
+        // The overlay's height follows what it has to say, which binding the rows added to.
+        if navigation.cover(lines: overlayCover(), in: list) { visible = bindAreaRows() }
+        if let detail { paneImage.bind(detail, width: size.columns, height: listHeight) }
+        storeFrameModel(areaRows: visible)
+        fitScrolledTexts()
+    }
+
+    /// Binds slots to the rows in the list area and asks for the next page when they need it; returns those rows.
+    private func bindAreaRows() -> Range<Int> {
+        let visible = navigation.measureAreaRows(in: list)
         if let size = listLayout.thumbnailBox { binder.update(visible: visible, list: list, size: size) }
         if pageNeed(visible: visible) != .none { paging.loadIfNeeded() }
-        if let detail { paneImage.bind(detail, width: size.columns, height: listHeight) }
-        fitScrolledTexts()
+        return visible
     }
 
     /// How much the rows `visible` need the next page.
     func pageNeed(visible: Range<Int>) -> PageNeed {
         paging.need(visible: visible, listHeight: listHeight) { navigation.filledLines(in: list) }
+    }
+
+    /// The lines the reuse overlay covers at the bottom of the list area: the lines it wants, less any the selected
+    /// row needs to show whole above it (over a pane, all it wants); none when it is hidden or has no room.
+    private func overlayCover() -> Int {
+        guard showingReuseOverlay else { return 0 }
+        let wanted = reuseOverlay.wantedHeight(width: size.columns, listHeight: listHeight)
+        guard detail == nil, pageFailure == nil else { return wanted }
+        let lines = min(wanted, listHeight - navigation.selectedRowLines(in: list))
+        return lines >= 2 ? lines : 0
     }
 
     /// Records in each open text's `TextScroll` how much of it shows at this size, laid out by the view that
@@ -287,13 +310,9 @@ public final class TableController {
         if screen.isHelp, let box = HelpView.box(configuration.helpLines, columns: columns, rows: rows) {
             helpScroll.fit(lineCount: box.lines.count, height: box.rows)
         }
-        if let detail {
-            detail.textScroll.fit(DetailPaneView(pane: detail, theme: configuration.theme, tick: tick)
-                .scrolledText(width: columns, height: listHeight))
-        }
-        if let pageFailure {
-            pageFailure.textScroll.fit(PageFailurePaneView(pane: pageFailure, theme: configuration.theme)
-                .scrolledText(width: columns, height: listHeight))
+        if let text = storedModel?.paneText {
+            if let detail { detail.textScroll.fit(text) }
+            if let pageFailure { pageFailure.textScroll.fit(text) }
         }
     }
 

@@ -71,4 +71,36 @@ struct OverlayEndToEndTests {
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
     }
+
+    /// The lines the selection marks at the left edge: the selected row's lines, or its grid cell's in the first
+    /// column (a picture's text art starts further right, so its `▌` glyphs do not count).
+    static func markedLines(_ lines: [String]) -> [Int] {
+        lines.indices.filter { lines[$0].hasPrefix("▌") }
+    }
+
+    /// The selection is never hidden under the overlay (issue 26, item 1): in the demo, `s` and then `j` six times
+    /// (the list) or twice (the grid, three cells across at 80 columns) select row 7, which shows whole above the
+    /// overlay's panel, as tall as the first row showed before the overlay.
+    @Test(arguments: [("list", 6), ("grid", 2)])
+    func theSelectionStaysWholeAboveTheOverlay(layout: String, presses: Int) async throws {
+        let tmux = try TmuxSession(["demo", "--latency", "0", "--jitter", "0", "--page-delay", "0",
+                                    "--no-disk-cache", "--layout", layout], columns: 80, rows: 24)
+        defer { tmux.close() }
+        let first = try await tmux.waitFor("row 1 selected, its picture drawn") { lines in
+            Self.headerRow(lines) == 1 && Self.markedLines(lines).count > 2
+        }
+        let rowLines = Self.markedLines(first).count
+        try tmux.send("s")
+        try await tmux.waitFor(text: "Reuse overlay · s hides")
+        for _ in 0..<presses { try tmux.send("j") }
+        let shown = try await tmux.waitFor("row 7 whole above the overlay (\(rowLines) lines)") { lines in
+            guard Self.headerRow(lines) == 7,
+                  let panel = lines.firstIndex(where: { $0.contains("Reuse overlay · s hides") }) else { return false }
+            let marked = Self.markedLines(lines)
+            return marked.count == rowLines && marked.allSatisfy { $0 < panel }
+        }
+        #expect(shown.contains { $0.contains("wrong_paints 0") }, "the overlay still shows its counters")
+        try tmux.send("q")
+        #expect(try await tmux.exitStatus() == 0)
+    }
 }

@@ -65,8 +65,9 @@ import Testing
         #expect(!frame.contains("from disk"), "the states are the overlay's, not the list's")
         #expect(table.nextFrame().lines.joined(separator: "\n").contains("0 row 1 from disk"))
 
-        // Away and back: the rows come back from the loader's memory, at once.
-        for step in [1.0, 1, 1, -1, -1, -1] {
+        // Away and back, far enough that their slots left them (the overlay's panel leaves two rows a page): the
+        // rows come back from the loader's memory, at once.
+        for step in Array(repeating: 1.0, count: 8) + Array(repeating: -1.0, count: 8) {
             table.page(by: step)
             table.update()
         }

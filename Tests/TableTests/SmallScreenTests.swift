@@ -10,7 +10,8 @@ import Testing
 /// Small screens don't collide (issue 26, item 7): at every size from 20x6 to 200x60, in the list, the grid, the
 /// detail pane, the failed page's pane, the help and the filter line, no scroll marker is drawn over text, and every
 /// line of the header, the footer and the status line is whole or cut with `…` (a hint shows its longest form that
-/// fits, and only its shortest is cut).
+/// fits, and only its shortest is cut). And the selection is never hidden (issue 26, item 1): whatever covers part of
+/// the list (the reuse overlay, the filter line), the selected row or grid cell shows whole.
 @MainActor
 @Suite struct SmallScreenTests {
     static let sizes = [20, 24, 30, 40, 60, 80, 100, 120, 160, 200].flatMap { columns in
@@ -28,7 +29,7 @@ import Testing
 
     /// What the table shows, set up from a table at 80x24 with its first page loaded.
     enum Shown: CaseIterable {
-        case list, grid, detail, pageFailure, help, filter
+        case list, grid, detail, pageFailure, help, filter, listUnderOverlay, gridUnderOverlay
     }
 
     func table(showing shown: Shown) async -> TableController {
@@ -54,6 +55,15 @@ import Testing
         case .filter:
             table.beginFilter()
             for c in "astronaut" { table.editFilter(appending: c) }
+            table.move(by: 4)
+        case .listUnderOverlay:
+            // As in the issue: `s`, then `j` six times.
+            table.toggleReuseOverlay()
+            for _ in 0..<6 { table.move(by: 1) }
+        case .gridUnderOverlay:
+            table.toggleLayout()
+            table.toggleReuseOverlay()
+            for _ in 0..<2 { table.move(by: 1) }
         }
         return table
     }
@@ -73,6 +83,9 @@ import Testing
             table.resize(columns: size.columns, rows: size.rows)
             let lines = table.nextFrame().lines
             let at = "\(shown) at \(size.columns)x\(size.rows)"
+            if table.detail == nil, table.pageFailure == nil, !table.showingHelp {
+                expectSelectionWhole(table, lines, at: at)
+            }
             for (y, line) in lines.enumerated() {
                 // The marker (full, or short) glued to what is left of a text, as "IMG_61-astronlines 1-5 of 21".
                 #expect(line.firstMatch(of: /[^ ]lines \d+-\d+ of \d+|[A-Za-z.]\d+-\d+\/\d+/) == nil,
@@ -98,6 +111,21 @@ import Testing
             checked += 1
         }
         #expect(checked == Self.sizes.count)
+    }
+}
+
+extension SmallScreenTests {
+    /// The selected row's marker (`▌` down its left edge, or its grid cell's) runs down every line the row needs,
+    /// inside the list area and above anything that covers its bottom.
+    func expectSelectionWhole(_ table: TableController, _ lines: [String], at: String) {
+        let marker = TerminalText.unicodeAvailable ? "▌" : ">"
+        let marked = lines.indices.filter { lines[$0].contains(marker) }
+        let needed = min(table.navigation.selectedRowLines(in: table.list), table.listHeight)
+        let overlayTop = lines.firstIndex { $0.contains("Reuse overlay") } ?? lines.count
+        let listEnd = table.listTop + table.listHeight
+        let screen = lines.joined(separator: "\n")
+        #expect(marked.count == needed && marked.allSatisfy { $0 >= table.listTop && $0 < min(overlayTop, listEnd) },
+                "the selected row shows whole (\(needed) lines) above what covers the list, \(at): \(marked)\n\(screen)")
     }
 }
 

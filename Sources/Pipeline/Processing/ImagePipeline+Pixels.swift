@@ -1,3 +1,4 @@
+import Cells
 import Codecs
 import FoundationEssentials
 import Pixels
@@ -136,16 +137,4 @@ extension ImagePipeline {
 }
 
 /// A picture in pixels as the pipeline answers for it: ready from memory, or to be awaited.
-public enum PixelLoad: Sendable {
-    case ready(Bitmap)
-    /// The load; awaiting it starts or joins the work, and cancelling the awaiting task leaves it.
-    case pending(@Sendable () async throws -> Bitmap)
-
-    /// The picture, waiting for it if need be.
-    public func value() async throws -> Bitmap {
-        switch self {
-        case .ready(let bitmap): bitmap
-        case .pending(let load): try await load()
-        }
-    }
-}
+public typealias PixelLoad = Load<Bitmap>

@@ -125,17 +125,17 @@ public struct GridLayout: Sendable, Equatable {
     }
 
     /// The display rows on screen, each with the cell's column and line in the list area.
-    func placedCells(_ viewport: ListViewport, height: Int, in list: ListState) -> [(row: Int, x: Int, y: Int)] {
-        var placed: [(row: Int, x: Int, y: Int)] = []
+    func placedCells(_ viewport: ListViewport, height: Int, in list: ListState) -> [FrameModel.Placed] {
+        var placed: [FrameModel.Placed] = []
         var y = 0
         for line in visibleLines(viewport, height: height, in: list) {
             let start = firstRow(onLine: line, in: list)
             if line < itemLines(list) {
                 for row in start..<min(list.itemCount, start + columnCount) {
-                    placed.append((row, (row - start) * cellWidth, y))
+                    placed.append(FrameModel.Placed(row: row, x: (row - start) * cellWidth, y: y))
                 }
             } else {
-                placed.append((start, 0, y))
+                placed.append(FrameModel.Placed(row: start, x: 0, y: y))
             }
             y += lineHeight(line, in: list)
         }

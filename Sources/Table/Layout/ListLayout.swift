@@ -24,6 +24,9 @@ public struct ListLayout: Sendable, Equatable {
     /// The thumbnail size the sizing asks for on this screen, before it is shrunk to fit.
     public private(set) var wantedThumbnail: CellSize
     private var heightCache: [Int: Int] = [:]
+    /// Lines at the bottom of the list area that a panel covers (the reuse overlay): the rows are laid out, moved
+    /// and revealed in the lines above it, so that no cover hides the selection.
+    public private(set) var coveredLines = 0
 
     init(sizing: ThumbnailSizing, mode: LayoutMode = .list) {
         self.sizing = sizing
@@ -96,9 +99,9 @@ public struct ListLayout: Sendable, Equatable {
     mutating func apply(_ operation: (inout ListViewport, _ count: Int, _ height: Int, _ rowHeight: (Int) -> Int) -> Void,
                         to viewport: inout ListViewport, in list: ListState) {
         if let grid {
-            grid.apply(operation, to: &viewport, height: listHeight, in: list)
+            grid.apply(operation, to: &viewport, height: openHeight, in: list)
         } else {
-            operation(&viewport, list.displayCount, listHeight) { measure($0, in: list) }
+            operation(&viewport, list.displayCount, openHeight) { measure($0, in: list) }
         }
     }
 
@@ -107,6 +110,15 @@ public struct ListLayout: Sendable, Equatable {
 
     /// Lines of the list area: the screen less the header, footer and status lines.
     public var listHeight: Int { rows >= 4 ? rows - 3 : max(1, rows - 1) }
+
+    /// Lines of the list area the rows show in: the list area less what a panel covers at its bottom. Thumbnails
+    /// are sized by `listHeight`, so a cover that comes and goes moves rows, not their pictures' sizes.
+    public var openHeight: Int { max(1, listHeight - coveredLines) }
+
+    /// Sets the lines a panel covers at the bottom of the list area (0: none).
+    mutating func cover(lines: Int) {
+        coveredLines = min(max(0, lines), listHeight - 1)
+    }
 
     /// The height of a display row: its cached height when it was measured, else computed now and not stored, so
     /// that drawing writes nothing.
@@ -131,30 +143,39 @@ public struct ListLayout: Sendable, Equatable {
 
     /// The display rows on screen for this viewport.
     func visibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
-        if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
-        return viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
+        if let grid { return grid.visibleRows(viewport, height: openHeight, in: list) }
+        return viewport.visibleRows(count: list.displayCount, height: openHeight) { rowHeight($0, in: list) }
     }
 
-    /// Measures the rows on screen, so that the frame that follows finds their heights cached; returns them.
-    mutating func measureVisibleRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+    /// Measures the rows in the whole list area, covered ones too, so that the frame that follows finds their
+    /// heights cached; returns them. They are the rows that load and that pages are asked for: a row under a
+    /// cover is loaded, and shows at once when the cover goes.
+    mutating func measureAreaRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
         if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
         return viewport.visibleRows(count: list.displayCount, height: listHeight) { measure($0, in: list) }
     }
 
-    /// The rows on screen, each with the line of the list area it starts on.
-    func placedRows(_ viewport: ListViewport, in list: ListState) -> [(row: Int, y: Int)] {
+    /// The rows in the whole list area, covered ones too (`measureAreaRows`), measuring nothing.
+    func areaRows(_ viewport: ListViewport, in list: ListState) -> Range<Int> {
+        if let grid { return grid.visibleRows(viewport, height: listHeight, in: list) }
+        return viewport.visibleRows(count: list.displayCount, height: listHeight) { rowHeight($0, in: list) }
+    }
+
+    /// The rows on screen, each with the line of the list area it starts on; in the grid, its cells.
+    func placedRows(_ viewport: ListViewport, in list: ListState) -> [FrameModel.Placed] {
+        if let grid { return grid.placedCells(viewport, height: openHeight, in: list) }
         var y = 0
         return visibleRows(viewport, in: list).map { display in
             defer { y += rowHeight(display, in: list) }
-            return (display, y)
+            return FrameModel.Placed(row: display, x: 0, y: y)
         }
     }
 
     /// The display row under a point of the list area (a click), or nil below the last row or the list, or
     /// beside the last cell of the grid.
     func row(atLine line: Int, column: Int, _ viewport: ListViewport, in list: ListState) -> Int? {
-        if let grid { return grid.row(atLine: line, column: column, viewport, height: listHeight, in: list) }
-        guard line < listHeight else { return nil }
+        if let grid { return grid.row(atLine: line, column: column, viewport, height: openHeight, in: list) }
+        guard line < openHeight else { return nil }
         return viewport.row(atLine: line, count: list.displayCount) { rowHeight($0, in: list) }
     }
 }

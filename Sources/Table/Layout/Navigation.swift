@@ -22,8 +22,8 @@ struct Navigation {
     }
 
     /// The display rows on screen, their heights measured and cached (`update()`).
-    mutating func measureVisibleRows(in list: ListState) -> Range<Int> {
-        layout.measureVisibleRows(viewport, in: list)
+    mutating func measureAreaRows(in list: ListState) -> Range<Int> {
+        layout.measureAreaRows(viewport, in: list)
     }
 
     /// Runs a viewport operation in the layout's own steps: rows in the list, lines of cells in the grid (see
@@ -134,6 +134,27 @@ struct Navigation {
         reveal(in: list)
     }
 
+    /// Sets the lines a panel covers at the bottom of the list area, and scrolls so that the selected row shows above
+    /// it.
+    /// Returns whether the cover changed.
+    @discardableResult
+    mutating func cover(lines: Int, in list: ListState) -> Bool {
+        guard lines != layout.coveredLines else { return false }
+        layout.cover(lines: lines)
+        reveal(in: list)
+        return true
+    }
+
+    /// The lines the selected row needs to show whole: its thumbnail and text without the blank line under it; in
+    /// the grid, its cell's picture and caption.
+    func selectedRowLines(in list: ListState) -> Int {
+        if let grid = layout.grid {
+            return grid.lineHeight(grid.line(ofRow: viewport.selection, in: list), in: list) - 1
+        }
+        let height = layout.rowHeight(viewport.selection, in: list)
+        return layout.row.thumbnail == nil ? height : height - 1
+    }
+
     /// Forgets the cached height of an item's row (its item changed).
     mutating func forgetHeight(ofItem index: Int) {
         layout.forgetHeight(ofItem: index)
@@ -147,6 +168,6 @@ struct Navigation {
                 $0 + grid.lineHeight($1, in: list)
             }
         }
-        return visibleRows(in: list).reduce(0) { $0 + layout.rowHeight($1, in: list) }
+        return layout.areaRows(viewport, in: list).reduce(0) { $0 + layout.rowHeight($1, in: list) }
     }
 }

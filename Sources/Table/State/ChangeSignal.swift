@@ -3,8 +3,11 @@
 @MainActor
 final class ChangeSignal {
     var handler: @MainActor () -> Void = {}
+    /// How many changes were sent: a frame model worked out before the last one is stale.
+    private(set) var count = 0
 
     func send() {
+        count += 1
         handler()
     }
 }

@@ -28,6 +28,17 @@ public enum Screen: Sendable {
         if case .pageFailure(let pane) = beneath { pane } else { nil }
     }
 
+    /// Which case this is (the help counting apart from the screen under it), for a frame model's basis.
+    var kind: Int {
+        switch self {
+        case .list: 0
+        case .filter: 1
+        case .detail: 2
+        case .pageFailure: 3
+        case .help(let beneath): 4 + beneath.kind
+        }
+    }
+
     /// Whether the help shows.
     public var isHelp: Bool {
         if case .help = self { true } else { false }

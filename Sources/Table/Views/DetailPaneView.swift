@@ -5,10 +5,12 @@ import Items
 /// Draws the detail pane: every field of the item (scrollable), the image as large as the pane allows, the
 /// attribution with its source and URL, and the load state or error of the row's thumbnail and of the image.
 @MainActor
-struct DetailPaneView {
+struct DetailPaneView: AreaView {
     let pane: DetailPane
     var theme: Theme
     var tick: Int
+    /// The pane's text as the frame model laid it out for this size; nil: laid out when drawn.
+    var text: ScrolledText?
 
     /// The text of the pane, wrapped to `width`.
     func textLines(width: Int) -> [(String, CellStyle.Role)] {
@@ -79,8 +81,9 @@ struct DetailPaneView {
                          columns: picture.width, rows: picture.height)
     }
 
-    /// Draws the pane into a buffer of the given size, its text scrolled as the pane's `textScroll` says.
-    func draw(width: Int, height: Int) -> CellBuffer {
+    /// Draws the pane into the list area, its text scrolled as the pane's `textScroll` says.
+    func draw(into frame: inout CellBuffer, area: ScreenArea) {
+        let (width, height) = (area.width, area.height)
         var buffer = CellBuffer(width: width, height: height)
         let geometry = DetailPane.geometry(width: width, height: height, hasImage: pane.imageURL != nil)
         if let (x, y, box) = geometry.image {
@@ -99,7 +102,7 @@ struct DetailPaneView {
                 break
             }
         }
-        buffer.drawScrolled(scrolledText(width: width, height: height), scroll: pane.textScroll, theme: theme)
-        return buffer
+        buffer.drawScrolled(text ?? scrolledText(width: width, height: height), scroll: pane.textScroll, theme: theme)
+        frame.draw(buffer, x: area.x, y: area.y)
     }
 }

@@ -4,11 +4,11 @@ import Items
 /// Draws the list area as a grid: each item on screen as its picture with the title under it, the selected one
 /// marked, and the status row on a line of its own at the end.
 @MainActor
-struct GridView {
+struct GridView: AreaView {
     var list: ListState
     var grid: GridLayout
     /// The rows on screen, each with its cell's column and line.
-    var placed: [(row: Int, x: Int, y: Int)]
+    var placed: [FrameModel.Placed]
     var selection: Int
     var pool: SlotPool
     var theme: Theme
@@ -18,41 +18,37 @@ struct GridView {
     /// The items marked to be picked together, by index in `list.items`.
     var marks: Set<Int> = []
 
-    func draw(width: Int, height: Int) -> CellBuffer {
-        var buffer = CellBuffer(width: width, height: height)
+    /// Draws the cells into the list area (clipped to it: the last line of cells may show in part).
+    func draw(into frame: inout CellBuffer, area: ScreenArea) {
+        var buffer = CellBuffer(width: area.width, height: area.height)
         StatusRowView(list: list, theme: theme, tick: tick).drawNoMatches(into: &buffer)
-        for (row, x, y) in placed {
-            if let index = list.itemIndex(forRow: row) {
-                drawCell(index, x: x, y: y, selected: row == selection, into: &buffer)
+        let cell = ItemCellDrawer(pool: pool, theme: theme, tick: tick, showsSlots: showsSlots)
+        for place in placed {
+            if let index = list.itemIndex(forRow: place.row) {
+                drawCell(index, x: place.x, y: place.y, selected: place.row == selection, cell: cell, into: &buffer)
             } else {
-                StatusRowView(list: list, theme: theme, tick: tick).draw(at: y, selected: row == selection,
+                StatusRowView(list: list, theme: theme, tick: tick).draw(at: place.y, selected: place.row == selection,
                                                                         into: &buffer)
             }
         }
-        return buffer
+        frame.draw(buffer, x: area.x, y: area.y)
     }
 
     /// One cell: a column for the selection marker, the picture, and the caption under it.
-    private func drawCell(_ index: Int, x: Int, y: Int, selected: Bool, into buffer: inout CellBuffer) {
+    private func drawCell(_ index: Int, x: Int, y: Int, selected: Bool, cell: ItemCellDrawer,
+                          into buffer: inout CellBuffer) {
         let box = grid.picture
-        ThumbnailView(state: pool.slot(forItem: index)?.thumbnail ?? .loading, theme: theme, tick: tick)
-            .draw(box: box, x: x + 1, y: y, into: &buffer)
+        cell.thumbnail(ofItem: index, box: box, x: x + 1, y: y, into: &buffer)
         let title = list.items[index].title
         let marked = marks.contains(index) ? ListView.mark + " " : ""
         let caption = TextWrap.truncate(marked + (title.isEmpty ? "(untitled)" : title), width: box.columns)
         let style = selected ? theme.title.merging(theme.selection) : theme.subtitle
         if selected {
             buffer.fill(x: x + 1, y: y + box.rows, width: box.columns, height: 1, with: Cell(" ", style: style))
-            for line in 0...box.rows {
-                buffer.put(TerminalText.unicodeAvailable ? "▌" : ">", x: x, y: y + line, style: theme.selectionMarker)
-            }
+            cell.selectionBar(x: x, y: y, lines: box.rows + 1, into: &buffer)
         }
         buffer.put(caption, x: x + 1, y: y + box.rows, style: style, maxWidth: box.columns)
         // At the picture's top right, not by the caption: the overlay's panel covers the bottom of the screen.
-        if showsSlots, let slot = pool.slot(forItem: index) {
-            let tag = ReuseOverlayView.tag(slot)
-            buffer.put(tag, x: x + 1 + max(0, box.columns - tag.displayWidth), y: y,
-                       style: ReuseOverlayView.tagStyle(theme), maxWidth: box.columns)
-        }
+        cell.slotTag(ofItem: index, right: x + 1 + box.columns, y: y, room: box.columns, into: &buffer)
     }
 }

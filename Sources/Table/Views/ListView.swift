@@ -3,11 +3,11 @@ import Items
 
 /// Draws the list area: the rows on screen, each with its thumbnail block and text, and the status row at the end.
 @MainActor
-struct ListView {
+struct ListView: AreaView {
     var list: ListState
     var layout: RowLayout
     /// The rows on screen and the line each starts on.
-    var placed: [(row: Int, y: Int)]
+    var placed: [FrameModel.Placed]
     var selection: Int
     var pool: SlotPool
     var theme: Theme
@@ -20,20 +20,24 @@ struct ListView {
     /// What marks an item to be picked (`pick --multi`), in the column between the selection's bar and the picture.
     static var mark: String { TerminalText.unicodeAvailable ? "●" : "*" }
 
-    func draw(width: Int, height: Int) -> CellBuffer {
-        var buffer = CellBuffer(width: width, height: height)
+    /// Draws the rows into the list area (clipped to it: the last row may show in part).
+    func draw(into frame: inout CellBuffer, area: ScreenArea) {
+        var buffer = CellBuffer(width: area.width, height: area.height)
         StatusRowView(list: list, theme: theme, tick: tick).drawNoMatches(into: &buffer)
-        for (row, y) in placed {
-            if let index = list.itemIndex(forRow: row) {
-                drawItemRow(index, at: y, selected: row == selection, into: &buffer)
+        let cell = ItemCellDrawer(pool: pool, theme: theme, tick: tick, showsSlots: showsSlots)
+        for place in placed {
+            if let index = list.itemIndex(forRow: place.row) {
+                drawItemRow(index, at: place.y, selected: place.row == selection, cell: cell, into: &buffer)
             } else {
-                StatusRowView(list: list, theme: theme, tick: tick).draw(at: y, selected: row == selection, into: &buffer)
+                StatusRowView(list: list, theme: theme, tick: tick).draw(at: place.y, selected: place.row == selection,
+                                                                        into: &buffer)
             }
         }
-        return buffer
+        frame.draw(buffer, x: area.x, y: area.y)
     }
 
-    private func drawItemRow(_ index: Int, at y: Int, selected: Bool, into buffer: inout CellBuffer) {
+    private func drawItemRow(_ index: Int, at y: Int, selected: Bool, cell: ItemCellDrawer,
+                             into buffer: inout CellBuffer) {
         let item = list.items[index]
         let text = layout.textLines(for: item)
         let contentHeight = max(layout.thumbnail?.rows ?? 0, text.lineCount)
@@ -41,14 +45,9 @@ struct ListView {
             buffer.restyle(x: layout.textColumn - 1, y: y, width: buffer.width, height: contentHeight) {
                 $0 = $0.merging(theme.selection)
             }
-            for line in 0..<contentHeight {
-                buffer.put(TerminalText.unicodeAvailable ? "▌" : ">", x: 0, y: y + line, style: theme.selectionMarker)
-            }
+            cell.selectionBar(x: 0, y: y, lines: contentHeight, into: &buffer)
         }
-        if let box = layout.thumbnail {
-            ThumbnailView(state: pool.slot(forItem: index)?.thumbnail ?? .loading, theme: theme, tick: tick)
-                .draw(box: box, x: 2, y: y, into: &buffer)
-        }
+        if let box = layout.thumbnail { cell.thumbnail(ofItem: index, box: box, x: 2, y: y, into: &buffer) }
         if marks.contains(index) {
             for line in 0..<contentHeight { buffer.put(Self.mark, x: 1, y: y + line, style: theme.selectionMarker) }
         }
@@ -66,9 +65,6 @@ struct ListView {
         if let attribution = text.attribution {
             buffer.put(attribution, x: x, y: line, style: merge(theme.attribution), maxWidth: layout.textWidth)
         }
-        if showsSlots, let slot = pool.slot(forItem: index) {
-            let tag = ReuseOverlayView.tag(slot)
-            buffer.put(tag, x: buffer.width - tag.displayWidth, y: y, style: ReuseOverlayView.tagStyle(theme))
-        }
+        cell.slotTag(ofItem: index, right: buffer.width, y: y, room: buffer.width, into: &buffer)
     }
 }

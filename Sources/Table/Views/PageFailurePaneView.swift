@@ -2,9 +2,11 @@ import Cells
 
 /// Draws the failed page's pane: what failed, the whole reason wrapped and scrollable, and the rows that stay.
 @MainActor
-struct PageFailurePaneView {
+struct PageFailurePaneView: AreaView {
     let pane: PageFailurePane
     var theme: Theme
+    /// The pane's text as the frame model laid it out for this size; nil: laid out when drawn.
+    var text: ScrolledText?
 
     /// The text of the pane, wrapped to `width`.
     func textLines(width: Int) -> [(String, CellStyle.Role)] {
@@ -29,10 +31,11 @@ struct PageFailurePaneView {
         return ScrolledText(lines: textLines(width: textWidth), x: 2, y: top, width: textWidth, height: height - top)
     }
 
-    /// Draws the pane into a buffer of the given size, its text scrolled as the pane's `textScroll` says.
-    func draw(width: Int, height: Int) -> CellBuffer {
-        var buffer = CellBuffer(width: width, height: height)
-        buffer.drawScrolled(scrolledText(width: width, height: height), scroll: pane.textScroll, theme: theme)
-        return buffer
+    /// Draws the pane into the list area, its text scrolled as the pane's `textScroll` says.
+    func draw(into frame: inout CellBuffer, area: ScreenArea) {
+        var buffer = CellBuffer(width: area.width, height: area.height)
+        buffer.drawScrolled(text ?? scrolledText(width: area.width, height: area.height), scroll: pane.textScroll,
+                            theme: theme)
+        frame.draw(buffer, x: area.x, y: area.y)
     }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// `wrong_paints` on a line of its own (green at 0, red above), the counters by group, the slots and their states,
 /// and the latest events of the slots. The slot numbers at the rows' edges are drawn by the list and the grid.
 @MainActor
-struct ReuseOverlayView {
+struct ReuseOverlayView: AreaView {
     var slots: [RowSlot]
     var counters: [(name: String, value: Int)]
     /// The latest events, oldest first.
@@ -88,22 +88,27 @@ struct ReuseOverlayView {
         return head + counters + slots + Self.labelled(s.log.suffix(logCount))
     }
 
-    /// Draws the panel over the bottom of the list area (`top`, `height` lines): at most half of it, or twelve
-    /// lines when half is less (on 80x24, two rows stay in sight above it).
-    func draw(into frame: inout CellBuffer, top: Int, height listHeight: Int) {
-        let width = frame.width
+    /// The lines the panel takes over a list area `listHeight` lines tall: what it has to say, at most half of the
+    /// area, or twelve lines when half is less (on 80x24, two rows stay in sight above it); 0 when the screen is
+    /// too small for it.
+    func wantedHeight(width: Int, listHeight: Int) -> Int {
         let cap = max(listHeight / 2, min(listHeight - 2, 12))
-        let everything = lines(width: width).count
-        let height = min(cap, everything)
+        let height = min(cap, lines(width: width).count)
+        return width >= 20 && height >= 2 ? height : 0
+    }
+
+    /// Draws the panel in `area` (the bottom lines of the list area the frame model gave it); nothing when it has
+    /// fewer than two lines or 20 columns.
+    func draw(into frame: inout CellBuffer, area: ScreenArea) {
+        let (width, height, y0) = (area.width, area.height, area.y)
         guard width >= 20, height >= 2 else { return }
         let lines = fitted(width: width, room: height)
-        let y0 = top + listHeight - lines.count
-        frame.fill(x: 0, y: y0, width: width, height: lines.count, with: Cell(" ", style: theme.footer))
+        frame.fill(x: area.x, y: y0, width: width, height: height, with: Cell(" ", style: theme.footer))
         for (i, line) in lines.enumerated() {
             if i == 0 {
-                frame.fill(x: 0, y: y0, width: width, height: 1, with: Cell(" ", style: line.style))
+                frame.fill(x: area.x, y: y0, width: width, height: 1, with: Cell(" ", style: line.style))
             }
-            frame.put(line.text, x: i == 0 ? 0 : 1, y: y0 + i, style: line.style, maxWidth: width - 1)
+            frame.put(line.text, x: area.x + (i == 0 ? 0 : 1), y: y0 + i, style: line.style, maxWidth: width - 1)
         }
     }
 
