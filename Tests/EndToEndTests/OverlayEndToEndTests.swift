@@ -46,10 +46,11 @@ struct OverlayEndToEndTests {
         #expect(first.contains { $0.contains("state: loading · painted from memory/disk or downloaded") })
 
         // Away while the pictures still load (one download at a time, 2 s each): a screen at a time, each waited
-        // for (a page of rows takes 2 s too), until slots leave rows whose pictures had not arrived.
+        // for (a page of rows takes 2 s too), until slots leave rows whose pictures had not arrived. A screen is the
+        // rows above the panel, one or two on 80x24: up to 40 of them, so the scroll outruns the downloads.
         var row = 1
         var scrolled: [String] = []
-        for _ in 0..<12 {
+        for _ in 0..<40 {
             try tmux.send("PageDown")
             scrolled = try await tmux.waitFor("the selection past row \(row)") { (Self.headerRow($0) ?? 0) > row }
             row = Self.headerRow(scrolled) ?? row + 1

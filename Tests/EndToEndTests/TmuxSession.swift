@@ -45,7 +45,9 @@ final class TmuxSession {
     /// The shell words that run `thumbtable ARGS` with a UTF-8 locale and a 256-colour TERM, or `environment`'s.
     static func commandLine(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let binary = try TmuxSession.binary()
-        var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color"]
+        // Frame marks: each frame between two window titles, so that `waitFor` reads whole frames only.
+        var env = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen-256color",
+                   "THUMBTABLE_TEST_FRAME_MARKS": "1"]
         env.merge(environment) { $1 }
         let exports = env.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         return "env \(exports) \(([binary] + arguments).map(TmuxSession.quote).joined(separator: " "))"
@@ -90,6 +92,18 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
     }
 
+    /// The screen, or nil while the program is writing a frame: the program marks each frame's start and end with
+    /// a window title (`THUMBTABLE_TEST_FRAME_MARKS`), and a screen read between two reads of the same title that is
+    /// not a frame's start is a whole frame (tmux takes titles in the order of the bytes, so a frame begun in between
+    /// changes the title). A capture taken mid-frame shows the new header over rows not yet redrawn: tests that
+    /// waited for one line and then read others failed now and then under load.
+    func wholeFrame() throws -> [String]? {
+        let before = try pane("pane_title")
+        let lines = try screen()
+        guard try pane("pane_title") == before, !before.hasSuffix("-begin") else { return nil }
+        return lines
+    }
+
     /// The screen with colours (escape sequences), for checking that colour reaches the terminal.
     func screenWithEscapes() throws -> String {
         try tmux(["capture-pane", "-p", "-e", "-t", session])
@@ -111,7 +125,11 @@ final class TmuxSession {
         let deadline = ContinuousClock.now + EndToEnd.deadline
         var last: [String] = []
         while ContinuousClock.now < deadline {
-            last = try screen()
+            guard let whole = try wholeFrame() else {
+                try await Task.sleep(for: .milliseconds(20))
+                continue
+            }
+            last = whole
             if condition(last) { return last }
             if try hasEnded() {
                 last = try screen()
