@@ -20,6 +20,18 @@ import Testing
         #expect(viewport.top == 9)
     }
 
+    @Test func aScreenThatGrewShowsTheRowsAboveRatherThanBlankLinesBelowTheEnd() {
+        // Given three rows of 3 lines scrolled to show row 1 on a 5-line screen
+        var viewport = ListViewport(selection: 1, top: 1)
+        // When the screen grows to 12 lines (a bigger window, the overlay's panel hidden), then row 0 comes back
+        viewport.reveal(count: 3, height: 12, rowHeight: { _ in 3 })
+        #expect(viewport.top == 0 && viewport.selection == 1)
+        // And a screen too small for all of them keeps the selection in sight
+        var small = ListViewport(selection: 2, top: 2)
+        small.reveal(count: 3, height: 4, rowHeight: { _ in 3 })
+        #expect(small.top == 2)
+    }
+
     @Test func selectionIsClampedToTheList() {
         var viewport = ListViewport()
         viewport.move(by: -5, count: 100, height: 10, rowHeight: height)

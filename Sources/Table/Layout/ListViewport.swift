@@ -53,9 +53,12 @@ public struct ListViewport: Sendable, Equatable {
         return 0
     }
 
-    /// Moves the top so the selected row is on screen in full (or from its first line if it is taller).
+    /// Moves the top so the selected row is on screen in full (or from its first line if it is taller), and no
+    /// higher than needed to fill the screen down to the last row: when the screen grows (a bigger window, the
+    /// overlay's panel hidden) rows hidden above come back instead of blank lines below the end.
     public mutating func reveal(count: Int, height: Int, rowHeight: (Int) -> Int) {
         clamp(count: count)
+        top = min(top, Self.maxTop(count: count, height: height, rowHeight: rowHeight))
         if selection < top {
             top = selection
             return
