@@ -51,6 +51,12 @@ import TextArt
             server.serve("/gif", .ok(gif, contentType: "image/gif"))
             let pipeline = ImagePipeline(configuration: .init(), loader: DataLoader())
             #expect(try await pipeline.animation(request(server.url("/png"))) == nil)
+            // Once its bitmap is in memory, its format answers: the bytes are not read or fetched again.
+            _ = try await pipeline.thumbnail(request(server.url("/png"))).value()
+            let fetched = server.requests(to: "/png").count, hits = pipeline.counters.snapshot.memoryHits
+            #expect(try await pipeline.animation(request(server.url("/png"))) == nil)
+            #expect(server.requests(to: "/png").count == fetched)
+            #expect(pipeline.counters.snapshot.memoryHits == hits, "answered from the bitmap's format, not the bytes")
             let source = try #require(try await pipeline.animation(request(server.url("/gif"))),
                                       "a GIF may hold frames: its frames tell")
             #expect(try source.frames() == nil)

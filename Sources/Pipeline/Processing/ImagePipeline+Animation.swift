@@ -48,6 +48,9 @@ extension ImagePipeline {
     /// longer at hand: the still picture stays). Its bytes come from memory, the disk cache or a download shared
     /// with any load of the same URL. Throws `PipelineError` as a load does.
     public func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
+        // A bitmap of the picture in memory says its format: a still one needs no bytes read or fetched again.
+        if let format = bitmaps.entries(where: { $0.url == request.url }).first?.1.format,
+           format != .gif, format != .webp { return nil }
         let (data, _, _) = try await bytes(for: request.url)
         switch ImageDecoder.sniff(data.bytes) {
         case .gif?, .webp?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
