@@ -146,23 +146,21 @@ final class CursesScreen: CursesSurface {
 
     func refresh() {
         wnoutrefresh(cnc_stdscr())
-        guard let marks = frameMarks else {
+        guard marksFrames else {
             doupdate()
             return
         }
-        marks.count += 1
-        send(Array("\u{1B}]2;thumbtable-frame-\(marks.count)-begin\u{07}".utf8))
+        framesMarked += 1
+        send(Array("\u{1B}]2;thumbtable-frame-\(framesMarked)-begin\u{07}".utf8))
         doupdate()
-        send(Array("\u{1B}]2;thumbtable-frame-\(marks.count)-end\u{07}".utf8))
+        send(Array("\u{1B}]2;thumbtable-frame-\(framesMarked)-end\u{07}".utf8))
     }
 
     /// For the end-to-end tests (`THUMBTABLE_TEST_FRAME_MARKS` set): each frame's bytes are written between two
     /// window titles, `thumbtable-frame-N-begin` and `-end`, so that a test reading the screen from tmux can tell a
     /// frame still being written from a whole one (tmux takes the titles in the order of the bytes).
-    private final class FrameMarks {
-        var count = 0
-    }
-    private let frameMarks: FrameMarks? = getenv("THUMBTABLE_TEST_FRAME_MARKS") != nil ? FrameMarks() : nil
+    private let marksFrames = getenv("THUMBTABLE_TEST_FRAME_MARKS") != nil
+    private var framesMarked = 0
 
     // MARK: Input
 
