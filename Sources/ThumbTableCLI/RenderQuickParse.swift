@@ -25,101 +25,32 @@ import TextArt
 /// finds, and that both give the same command); values are converted by the same `ExpressibleByArgument` initialisers
 /// ArgumentParser uses, and checked by the same `validate()`. It takes the forms people and scripts write (`--size
 /// 80x40`, `--size=80x40`, the file anywhere) and returns nil for anything it does not take exactly as ArgumentParser
-/// would: help, short or unknown options, an option given twice, `--`, a value that does not parse or validate. Those
-/// go the long way, which prints ArgumentParser's messages and help.
+/// would (`QuickParser.read`): help, short or unknown options, an option given twice, `--`, a value that does not
+/// parse or validate. Those go the long way, which prints ArgumentParser's messages and help.
 extension RenderCommand {
     init?(quickParsing arguments: [String]) {
-        let options = Self.quickOptions
         var command = RenderCommand()
-        for (_, option) in options { option.start(&command) }
-        var input: String?
-        // An array, not a Set: a Set of Substrings is a type the runtime makes at first use, after a search of every
-        // protocol conformance in the binary (0.27 M instructions); an array of the few names given costs nothing.
-        var seen: [Substring] = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            guard argument.hasPrefix("--"), argument.count > 2 else {
-                guard input == nil, !argument.hasPrefix("-") else { return nil }
-                input = argument
-                continue
-            }
-            var name = argument.dropFirst(2)
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = name[..<equals]
-            }
-            guard let option = options.first(where: { $0.key == name })?.value, !seen.contains(name) else { return nil }
-            seen.append(name)
-            if option.isFlag {
-                guard value == nil, option.read(&command, "") else { return nil }
-            } else {
-                guard let value = value ?? rest.popFirst(), option.read(&command, value) else { return nil }
-            }
-        }
-        guard let input else { return nil }
-        command.input = input
-        guard (try? command.validate()) != nil else { return nil }
+        // The input has no default: nothing is given until it is read.
+        let input = QuickOption<RenderCommand>(start: { _ in }, read: { $0.input = $1; return true })
+        guard QuickParser.read(arguments, into: &command, options: Self.quickOptions, positional: input,
+                               required: true),
+              (try? command.validate()) != nil else { return nil }
         self = command
-    }
-
-    /// How the quick parser fills one of `RenderCommand`'s properties.
-    ///
-    /// Through a closure that assigns the property, not a key path: a key path writes by reading first, and reading
-    /// an ArgumentParser property that holds no value yet stops the program.
-    struct QuickOption {
-        /// A flag takes no value.
-        var isFlag = false
-        /// Gives the property the value it has when the option is not given: a `RenderCommand()` holds none yet.
-        var start: (inout RenderCommand) -> Void
-        /// Reads the option's value into the property; false when the value does not convert.
-        var read: (inout RenderCommand, String) -> Bool
-
-        /// An option with a default value.
-        static func value<Value: ExpressibleByArgument>(default value: Value,
-                                                        _ set: @escaping (inout RenderCommand, Value) -> Void)
-            -> QuickOption {
-            QuickOption(start: { set(&$0, value) }, read: converting(set))
-        }
-
-        /// An option that is nil unless given.
-        static func optional<Value: ExpressibleByArgument>(_ set: @escaping (inout RenderCommand, Value?) -> Void)
-            -> QuickOption {
-            QuickOption(start: { set(&$0, nil) }, read: converting { (command, value: Value) in set(&command, value) })
-        }
-
-        /// A flag, off unless given.
-        static func flag(_ set: @escaping (inout RenderCommand, Bool) -> Void) -> QuickOption {
-            QuickOption(isFlag: true, start: { set(&$0, false) }, read: { command, _ in
-                set(&command, true)
-                return true
-            })
-        }
-
-        /// Reads a value the way ArgumentParser converts it, then stores it with `store`.
-        private static func converting<Value: ExpressibleByArgument>(
-            _ store: @escaping (inout RenderCommand, Value) -> Void) -> (inout RenderCommand, String) -> Bool {
-            { command, text in
-                guard let value = Value(argument: text) else { return false }
-                store(&command, value)
-                return true
-            }
-        }
     }
 
     /// Each option by its long name, as ArgumentParser names the property (`cellAspect`: `cell-aspect`), with the
     /// default its declaration gives. A list, not a dictionary: hashing the names cost more than reading ten.
-    static var quickOptions: KeyValuePairs<String, QuickOption> {
+    static var quickOptions: [(name: String, option: QuickOption<RenderCommand>)] {
         [
-            "size": .optional { $0.size = $1 }, "cols": .optional { $0.cols = $1 }, "rows": .optional { $0.rows = $1 },
-            "stretch": .flag { $0.stretch = $1 },
-            "mode": .value(default: TextArtOptions.default.mode) { $0.mode = $1 },
-            "color": .optional { $0.color = $1 },
-            "dither": .value(default: TextArtOptions.default.dither) { $0.dither = $1 },
-            "cell-aspect": .value(default: TextArtOptions.default.cellAspect) { $0.cellAspect = $1 },
-            "background": .value(default: defaultBackground) { $0.background = $1 },
-            "timeout": .value(default: defaultTimeout) { $0.timeout = $1 },
-            "graphics": .value(default: RenderGraphics.text) { $0.graphics = $1 },
+            ("size", .optional { $0.size = $1 }), ("cols", .optional { $0.cols = $1 }),
+            ("rows", .optional { $0.rows = $1 }), ("stretch", .flag { $0.stretch = $1 }),
+            ("mode", .value(default: TextArtOptions.default.mode) { $0.mode = $1 }),
+            ("color", .optional { $0.color = $1 }),
+            ("dither", .value(default: TextArtOptions.default.dither) { $0.dither = $1 }),
+            ("cell-aspect", .value(default: TextArtOptions.default.cellAspect) { $0.cellAspect = $1 }),
+            ("background", .value(default: defaultBackground) { $0.background = $1 }),
+            ("timeout", .value(default: defaultTimeout) { $0.timeout = $1 }),
+            ("graphics", .value(default: RenderGraphics.text) { $0.graphics = $1 }),
         ]
     }
 }

@@ -1,12 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
 
-/// The entry point. `thumbtable render …` is parsed by `RenderCommand(quickParsing:)` first: ArgumentParser
-/// reflects over the options of every command it might parse, which took longer than rendering a picture (the figures
-/// are in `RenderQuickParse.swift`). What the quick parser does not take (help, a mistake) goes the long way, so
-/// messages and help are ArgumentParser's. A first
-/// argument that is no command gets a suggestion, one that is not UTF-8 is refused (`RawArguments`), and every message
-/// is escaped (`Messages`).
+/// The entry point. `thumbtable render …` is parsed by `RenderCommand(quickParsing:)` first, `pick` and `browse` by
+/// theirs: ArgumentParser reflects over the options of every command it might parse, which took longer than rendering
+/// a picture (the figures are in `RenderQuickParse.swift`, `PickQuickParse.swift` and `BrowseQuickParse.swift`). What
+/// a quick parser does not take (help, a mistake) goes the long way, so messages and help are ArgumentParser's. A
+/// first argument that is no command gets a suggestion, one that is not UTF-8 is refused (`RawArguments`), and every
+/// message is escaped (`Messages`).
 @main
 enum Main {
     static func main() async {
@@ -36,9 +36,14 @@ enum Main {
         // ArgumentParser's own main, but its messages quote the user's arguments raw: they leave by Messages.
         do {
             let arguments = try ConfigDefaults.apply(to: arguments, environment: ProcessInfo.processInfo.environment)
+            let rest = Array(arguments.dropFirst())
             if arguments.first == PickCommand.configuration.commandName,
-               let pick = PickCommand.parsedAlone(Array(arguments.dropFirst())) {
+               let pick = PickCommand(quickParsing: rest) ?? PickCommand.parsedAlone(rest) {
                 return try await pick.run()
+            }
+            if arguments.first == BrowseCommand.configuration.commandName,
+               let browse = BrowseCommand(quickParsing: rest) {
+                return try await browse.run()
             }
             var command = try await ThumbTableCommand.asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

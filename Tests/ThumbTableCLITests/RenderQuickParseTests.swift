@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Testing
 @testable import ThumbTableCLI
 
@@ -22,7 +21,8 @@ import Testing
         [], ["--help"], ["-h"], ["a.jpg", "b.jpg"], ["a.jpg", "--size"], ["a.jpg", "--size", "80"],
         ["a.jpg", "--mode", "sixel"], ["a.jpg", "--cols", "0"], ["a.jpg", "--cols", "-3"], ["a.jpg", "--bogus", "1"],
         ["a.jpg", "--stretch=yes"], ["a.jpg", "--size", "8x8", "--size", "9x9"], ["--", "a.jpg"], ["-"],
-        ["a.jpg", "--background", "white"], ["a.jpg", "--timeout", "0"], ["a.jpg", "--cell-aspect", "nan"],
+        ["a.jpg", "--background", "white"], ["a.jpg", "--timeout", "0"], ["a.jpg", "--cell-aspect", "nan"], [""],
+        ["a.jpg", "--background="],
         // Over a ceiling or below a floor: ArgumentParser prints the message, the same one for both paths.
         ["a.jpg", "--size", "100000x100000"], ["a.jpg", "--size", "-5x3"], ["a.jpg", "--size=-5x3"],
         ["a.jpg", "--cols", "1001"], ["a.jpg", "--rows", "-1"], ["a.jpg", "--timeout", "1e9"],
@@ -51,20 +51,8 @@ import Testing
     /// The quick parser's names are the options ArgumentParser finds in `RenderCommand`, flags as flags: an option
     /// added to the command and not to `quickOptions` fails here, not only by going the slow way.
     @Test func knowsExactlyTheOptionsArgumentParserFinds() throws {
-        let dump = try #require(try JSONSerialization.jsonObject(with: Data(RenderCommand._dumpHelp().utf8))
-            as? [String: Any])
-        let command = try #require(dump["command"] as? [String: Any])
-        let arguments = try #require(command["arguments"] as? [[String: Any]])
-        var declared: [String: Bool] = [:]
-        for argument in arguments {
-            guard let kind = argument["kind"] as? String, kind != "positional",
-                  let names = argument["names"] as? [[String: String]],
-                  let long = names.first(where: { $0["kind"] == "long" })?["name"], long != "help" else { continue }
-            declared[long] = kind == "flag"
-        }
-        #expect(declared.count >= 10, "\(arguments)")
-        let quick = RenderCommand.quickOptions.map { (name: $0.key, isFlag: $0.value.isFlag) }
-        #expect(Set(quick.map(\.name)).count == quick.count, "a name given twice")
-        #expect(declared == Dictionary(quick, uniquingKeysWith: { first, _ in first }))
+        let declared = try QuickParseAgreement.declaredOptions(of: RenderCommand.self)
+        #expect(declared.count >= 10, "\(declared)")
+        #expect(declared == QuickParseAgreement.quickNames(RenderCommand.quickOptions))
     }
 }
