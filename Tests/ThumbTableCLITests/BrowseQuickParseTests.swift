@@ -66,11 +66,7 @@ import Testing
     /// The quick parser's names are the options ArgumentParser finds in `browse` and its groups, flags as flags, and
     /// each has its case above.
     @Test func knowsExactlyTheOptionsArgumentParserFinds() throws {
-        let declared = try QuickParseAgreement.declaredOptions(of: BrowseCommand.self)
-        #expect(declared.count >= 40, "\(declared)")
-        let quick = QuickParseAgreement.quickNames(BrowseCommand.quickOptions)
-            .merging(QuickParseAgreement.quickNames(DisplayParts.quickOptions)) { first, _ in first }
-        #expect(declared == quick)
-        #expect(Set(declared.keys) == Set(Self.eachOption.keys))
+        try QuickParseAgreement.expectKnowsTheDeclaredOptions(of: BrowseCommand.self, own: BrowseCommand.quickOptions,
+                                                              cases: Self.eachOption, atLeast: 40)
     }
 }

@@ -85,11 +85,7 @@ import Testing
     /// The quick parser's names are the options ArgumentParser finds in `pick` and its groups, flags as flags, and
     /// each has its case above: an option added to the command and not here fails, not only by going the slow way.
     @Test func knowsExactlyTheOptionsArgumentParserFinds() throws {
-        let declared = try QuickParseAgreement.declaredOptions(of: PickCommand.self)
-        #expect(declared.count >= 35, "\(declared)")
-        let quick = QuickParseAgreement.quickNames(PickCommand.quickOptions)
-            .merging(QuickParseAgreement.quickNames(DisplayParts.quickOptions)) { first, _ in first }
-        #expect(declared == quick)
-        #expect(Set(declared.keys) == Set(Self.eachOption.keys))
+        try QuickParseAgreement.expectKnowsTheDeclaredOptions(of: PickCommand.self, own: PickCommand.quickOptions,
+                                                              cases: Self.eachOption, atLeast: 35)
     }
 }

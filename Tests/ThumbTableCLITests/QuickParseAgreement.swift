@@ -29,6 +29,21 @@ enum QuickParseAgreement {
         return Dictionary(names, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Checks that the quick parser of a command with the display options (`own` its own options) knows exactly the
+    /// options ArgumentParser finds in `command` and its groups, flags as flags, at least `atLeast` of them, and that
+    /// `cases` has a case for each: an option added to the command and not to the quick parser fails here, not only
+    /// by going the slow way.
+    static func expectKnowsTheDeclaredOptions<Command>(
+        of command: any ParsableCommand.Type, own: [(name: String, option: QuickOption<Command>)],
+        cases: [String: [String]], atLeast: Int
+    ) throws {
+        let declared = try declaredOptions(of: command)
+        #expect(declared.count >= atLeast, "\(declared)")
+        let quick = quickNames(own).merging(quickNames(DisplayParts.quickOptions)) { first, _ in first }
+        #expect(declared == quick)
+        #expect(Set(declared.keys) == Set(cases.keys))
+    }
+
     /// Every property of a command with its value, option groups included, as ArgumentParser's wrappers describe
     /// it ("*definition*" for one never given a value).
     static func values(_ command: some ParsableArguments) -> String {
