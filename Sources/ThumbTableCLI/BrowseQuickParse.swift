@@ -3,12 +3,12 @@ import ArgumentParser
 /// `browse`'s arguments read into a `BrowseCommand` without ArgumentParser, for start-up speed (issue 29: `thumbtable
 /// browse DIR --print` in a script).
 ///
-/// Why it is kept: ArgumentParser's parse of `browse` (reflection over 46 options, each option's wrapper type looked
-/// up in every protocol conformance of the binary at first use) was 34.5 M of the 297.6 M instructions of printing a
-/// grid of 8 photos; the figures after are in docs/benchmarks.md. It works as `pick`'s does (`PickQuickParse.swift`):
-/// the options stay declared once, in `BrowseCommand` and its groups, `BrowseQuickParseTests` checks that the names
-/// here are exactly the options ArgumentParser finds and that both give the same command, and anything the quick
-/// parser does not take exactly as ArgumentParser would goes the long way.
+/// Why it is kept: ArgumentParser's parse of `browse` (reflection over 40 options, each option's wrapper type looked
+/// up in every protocol conformance of the binary at first use) made printing a grid of 8 photos 298.3 M
+/// instructions against 266.6 M through this (callgrind, docs/benchmarks.md). It works as `pick`'s does
+/// (`PickQuickParse.swift`): the options stay declared once, in `BrowseCommand` and its groups,
+/// `BrowseQuickParseTests` checks that the names here are exactly the options ArgumentParser finds and that both give
+/// the same command, and anything the quick parser does not take exactly as ArgumentParser would goes the long way.
 extension BrowseCommand {
     init?(quickParsing arguments: [String]) {
         guard let command = DisplayParts.command(arguments, BrowseCommand(), own: Self.quickOptions,

@@ -4,9 +4,9 @@ import ArgumentParser
 /// in a script at most 1.5x fzf's time).
 ///
 /// Why it is kept: ArgumentParser finds a command's options by reflection, and each option's wrapper type is looked
-/// up in every protocol conformance of this binary at first use; `pick` has 35 options in four groups. On the release
-/// build a one-shot pick of 10 paths (callgrind, `scripts/bench-pick --instructions`) spent 18.8 M of its 48.1 M
-/// instructions in ArgumentParser parsing `pick` alone; the figures after are in docs/benchmarks.md.
+/// up in every protocol conformance of this binary at first use; `pick` has 36 options in four groups. On the release
+/// build a one-shot pick of 10 paths (callgrind, `scripts/bench-pick --instructions`) spent 18.8 M of its 47.9 M
+/// instructions in ArgumentParser parsing `pick` alone, 2.6 M of 31.7 M here (docs/benchmarks.md).
 ///
 /// It works as `render`'s does (`RenderQuickParse.swift`): the options stay declared once, in `PickCommand` and its
 /// groups; `quickOptions` names them with their defaults, `PickQuickParseTests` checks that those are exactly the
