@@ -50,10 +50,10 @@ extension ImagePipeline {
     public func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
         // A bitmap of the picture in memory says its format: a still one needs no bytes read or fetched again.
         if let format = bitmaps.entries(where: { $0.url == request.url }).first?.1.format,
-           format != .gif, format != .webp { return nil }
+           format != .gif, format != .webp, format != .avif { return nil }
         let (data, _, _) = try await bytes(for: request.url)
         switch ImageDecoder.sniff(data.bytes) {
-        case .gif?, .webp?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
+        case .gif?, .webp?, .avif?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
         default: return nil
         }
     }
