@@ -54,9 +54,16 @@ import TextArt
         }
         let avif = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try AVIFSequenceFiles.make(
             frames, output: scratch.appendingPathComponent("bar.avif").path))))
+        let still = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try NewerFormatFiles.make(.avif, in: scratch))))
         try await TestHTTPServer.with { server in
             server.serve("/bar", .ok(avif, contentType: "image/avif"))
+            server.serve("/still", .ok(still, contentType: "image/avif"))
+            let refused = AVIFSequenceFiles.declaringSamplesPerChunk(1_000_000, in: avif)
+            server.serve("/refused", .ok(refused, contentType: "image/avif"))
             let pipeline = ImagePipeline(configuration: .init(), loader: DataLoader())
+            #expect(try await pipeline.animation(request(server.url("/still"))) == nil, "a still AVIF has no player")
+            #expect(try await pipeline.animation(request(server.url("/refused"))) == nil,
+                    "nor has a sequence libavif refuses (a million frames)")
             let request = request(server.url("/bar"))
             let still = try await pipeline.thumbnail(request).value()
 

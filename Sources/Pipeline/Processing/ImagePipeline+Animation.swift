@@ -53,7 +53,11 @@ extension ImagePipeline {
            format != .gif, format != .webp, format != .avif { return nil }
         let (data, _, _) = try await bytes(for: request.url)
         switch ImageDecoder.sniff(data.bytes) {
-        case .gif?, .webp?, .avif?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
+        case .gif?, .webp?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
+        // Opened here, not only when played: a still AVIF, and a sequence libavif cannot play (missing, or over the
+        // limits), stay the still picture libheif drew, without a player that would show nothing.
+        case .avif? where (try? AnimationReader.open(data.bytes)) != nil:
+            return AnimationSource(bytes: data.bytes, request: request, processing: processing)
         default: return nil
         }
     }
