@@ -47,7 +47,9 @@ extension ImagePipeline {
     /// The picture of `request` as an animation to play, or nil when it is a still picture (or its bytes are no
     /// longer at hand: the still picture stays). Its bytes come from memory, the disk cache or a download shared
     /// with any load of the same URL. Throws `PipelineError` as a load does.
-    public func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
+    ///
+    /// Nonisolated: the bytes are awaited from the actor, and an AVIF is opened (two frames decoded) off it.
+    public nonisolated func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
         // A bitmap of the picture in memory says its format: a still one needs no bytes read or fetched again.
         if let format = bitmaps.entries(where: { $0.url == request.url }).first?.1.format,
            format != .gif, format != .webp, format != .avif { return nil }
