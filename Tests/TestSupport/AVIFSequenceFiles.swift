@@ -16,14 +16,15 @@ public enum AVIFSequenceFiles {
         }
     }
 
-    /// Encodes `frames` into one AVIF sequence at `output` (lossless, 8 bits, 4:4:4, `timescale` ticks a second),
-    /// with `extra` options (`--irot 1`, `--imir 0`) before the frames; returns `output`.
+    /// Encodes `frames` into one AVIF sequence at `output` (lossless unless told: 8 bits, 4:4:4; `timescale` ticks a
+    /// second), with `extra` options (`--irot 1`, `--imir 0`) before the frames; returns `output`.
     @discardableResult
-    public static func make(_ frames: [Frame], timescale: Int = 1000, extra: [String] = [],
+    public static func make(_ frames: [Frame], timescale: Int = 1000, lossless: Bool = true, extra: [String] = [],
                             output: String) throws -> String {
         let inputs = frames.flatMap { ["--duration", "\($0.ticks)", $0.png] }
-        try NewerFormatFiles.run(["avifenc", "--lossless", "-s", "10", "--timescale", "\(timescale)"] + extra
-            + inputs + [output])
+        try NewerFormatFiles.run(["avifenc"] + (lossless ? ["--lossless"] : []) + ["-s", "10", "--timescale",
+                                                                                 "\(timescale)"]
+            + extra + inputs + [output])
         return output
     }
 
