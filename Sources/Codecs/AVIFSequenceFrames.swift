@@ -24,8 +24,6 @@ struct AVIFSequenceFrames: AnimationFrames {
     private let decodeMemory: Int
     private let frameCount: Int
     private var framesRead = 0
-    /// The pixels decoded this loop: together they stay within the pixel limit, as a GIF's or a WebP's do.
-    private var decodedPixels = 0
 
     /// Owns the libavif decoder, which reads the caller's bytes in place (they must outlive it).
     private final class Decoder {
@@ -86,20 +84,20 @@ struct AVIFSequenceFrames: AnimationFrames {
         pointer.pointee.imageSizeLimit = UInt32(codedSize.width * codedSize.height)
     }
 
-    /// The next frame, upright. Past the first: the memory limit (the decoder's and the `framesHeld` canvases) and
-    /// the pixel limit end the loop with a warning, as damage after the first frame does.
+    /// The next frame, upright. Past the first: the memory limit (the decoder's and the `framesHeld` canvases) ends
+    /// the loop with a warning, as damage after the first frame does.
+    ///
+    /// Unlike a GIF's or a WebP's, a loop's frames are not held to `maxPixels` together (which would end a 1080p clip
+    /// after 48 frames): frames are only read to be shown, at most 50 a second (`AnimationFrame.displayTime`), so the
+    /// work is bounded by the frame size and the clock, and the number of frames by `maxFrames`.
     mutating func next(options: DecodeOptions, framesHeld: Int) throws(DecodeError) -> AnimationStep {
         try DecodeCancellation.check()
         guard framesRead < frameCount else { return .end(warning: nil) }
-        let area = codedSize.width * codedSize.height
         if framesRead > 0 {
-            decodedPixels += area
             let memory = decodeMemory + framesHeld * DecodeCost.rgba(canvasSize)
-            guard memory <= options.maxMemory, decodedPixels <= options.maxPixels else {
+            guard memory <= options.maxMemory else {
                 return .end(warning: options.framesLimitWarning(kept: framesRead, memory: memory))
             }
-        } else {
-            decodedPixels = area
         }
         let pointer = decoder.pointer
         let result = QuietStandardError.silencing { avif.decoder_next_image(pointer) }
@@ -129,7 +127,6 @@ struct AVIFSequenceFrames: AnimationFrames {
         try Self.check(QuietStandardError.silencing { avif.decoder_reset(pointer) }, "avifDecoderReset", avif,
                        pointer, options)
         framesRead = 0
-        decodedPixels = 0
     }
 
     /// A failure before the first frame throws; after one, the loop ends with the frames read and a warning.

@@ -132,6 +132,11 @@ struct AVIFSequenceTests {
                                                            options: DecodeOptions(maxMemory: cost + 96 * 64 * 4)))
         for _ in 0..<7 { _ = try reader.next() }
         #expect(reader.framesPerLoop == 6 && reader.warning == nil)
+
+        // Frames are shown as they are read, so the pixel limit holds each frame, not a loop's frames together.
+        let small = try #require(try AnimationReader.open(bytes, options: DecodeOptions(maxPixels: 96 * 64)))
+        for _ in 0..<7 { _ = try small.next() }
+        #expect(small.framesPerLoop == 6 && small.warning == nil)
     }
 
     /// More frames than a decode reads: refused from the boxes, since libavif lists every frame before the first

@@ -22,9 +22,9 @@ public enum AVIFSequenceFiles {
     public static func make(_ frames: [Frame], timescale: Int = 1000, lossless: Bool = true, extra: [String] = [],
                             output: String) throws -> String {
         let inputs = frames.flatMap { ["--duration", "\($0.ticks)", $0.png] }
-        try NewerFormatFiles.run(["avifenc"] + (lossless ? ["--lossless"] : []) + ["-s", "10", "--timescale",
-                                                                                 "\(timescale)"]
-            + extra + inputs + [output])
+        let quality = lossless ? ["--lossless"] : []
+        try NewerFormatFiles.run(["avifenc"] + quality + ["-s", "10", "--timescale", "\(timescale)"] + extra + inputs
+            + [output])
         return output
     }
 
