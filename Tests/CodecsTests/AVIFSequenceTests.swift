@@ -19,7 +19,7 @@ struct AVIFSequenceTests {
     private func steppingBar(extra: [String] = []) throws -> [UInt8] {
         let pngs = try AVIFSequenceFiles.steppingBar(count: 6, in: scratch)
         let ticks = [150, 5, 40, 150, 150, 150]
-        let path = try AVIFSequenceFiles.make(zip(pngs, ticks).map { .init(png: $0, ticks: $1) }, extra: extra,
+        let path = try AVIFSequenceFiles.make(zip(pngs, ticks).map { (png: $0, ticks: $1) }, extra: extra,
                                               output: scratch.appendingPathComponent("bar.avif").path)
         return try ImageDecoder.readFile(at: path)
     }
@@ -27,7 +27,7 @@ struct AVIFSequenceTests {
     /// Two photos of one size, shown in turn: frames a decoder cannot get right by accident.
     private func photos(extra: [String] = []) throws -> [UInt8] {
         let frames = ["astronaut.png", "camera.png", "astronaut.png"].map {
-            AVIFSequenceFiles.Frame(png: AVIFSequenceFiles.photo($0), ticks: 100)
+            (png: AVIFSequenceFiles.photo($0), ticks: 100)
         }
         let path = try AVIFSequenceFiles.make(frames, extra: extra,
                                               output: scratch.appendingPathComponent("photos.avif").path)
@@ -64,7 +64,7 @@ struct AVIFSequenceTests {
         defer { removeScratch() }
         let names = ["astronaut.png", "camera.png", "astronaut.png"]
         // aom 3.6 stops on an assertion in its rate control for sequences unless the quality mode is constant.
-        let path = try AVIFSequenceFiles.make(names.map { .init(png: AVIFSequenceFiles.photo($0), ticks: 100) },
+        let path = try AVIFSequenceFiles.make(names.map { (png: AVIFSequenceFiles.photo($0), ticks: 100) },
                                               lossless: false, extra: ["-y", "420", "--min", "10", "--max", "30",
                                                                        "-a", "end-usage=q", "-a", "cq-level=20"],
                                               output: scratch.appendingPathComponent("lossy.avif").path)
@@ -107,7 +107,7 @@ struct AVIFSequenceTests {
         let still = try ImageDecoder.readFile(at: try NewerFormatFiles.make(.avif, in: scratch))
         #expect(try AnimationReader.open(still) == nil)
         // A sequence of one frame is a still picture too.
-        let one = try AVIFSequenceFiles.make([.init(png: AVIFSequenceFiles.photo("chelsea.png"), ticks: 100)],
+        let one = try AVIFSequenceFiles.make([(png: AVIFSequenceFiles.photo("chelsea.png"), ticks: 100)],
                                              output: scratch.appendingPathComponent("one.avif").path)
         #expect(try AnimationReader.open(try ImageDecoder.readFile(at: one)) == nil)
     }

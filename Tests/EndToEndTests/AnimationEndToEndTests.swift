@@ -24,7 +24,7 @@ import TestSupport
         let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let frames = try AVIFSequenceFiles.steppingBar(count: 6, in: folder)
-        try AVIFSequenceFiles.make(frames.map { .init(png: $0, ticks: 150) },
+        try AVIFSequenceFiles.make(frames.map { (png: $0, ticks: 150) },
                                    output: folder.appendingPathComponent("bar.avif").path)
         for frame in frames { try FileManager.default.removeItem(atPath: frame) }
         try await Self.playsPausesAndStops("bar.avif", in: folder)

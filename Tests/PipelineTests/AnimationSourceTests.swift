@@ -50,7 +50,7 @@ import TextArt
         let scratch = try NewerFormatFiles.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let frames = try AVIFSequenceFiles.steppingBar(count: 3, in: scratch).map {
-            AVIFSequenceFiles.Frame(png: $0, ticks: 70)
+            (png: $0, ticks: 70)
         }
         let avif = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try AVIFSequenceFiles.make(
             frames, output: scratch.appendingPathComponent("bar.avif").path))))

@@ -6,15 +6,7 @@ import Pixels
 /// `NewerFormatFiles` are, and patched into hostile shapes.
 public enum AVIFSequenceFiles {
     /// One frame to encode: a PNG file and how long it shows, in ticks of the sequence's timescale.
-    public struct Frame: Sendable {
-        public var png: String
-        public var ticks: Int
-
-        public init(png: String, ticks: Int) {
-            self.png = png
-            self.ticks = ticks
-        }
-    }
+    public typealias Frame = (png: String, ticks: Int)
 
     /// Encodes `frames` into one AVIF sequence at `output` (lossless unless told: 8 bits, 4:4:4; `timescale` ticks a
     /// second), with `extra` options (`--irot 1`, `--imir 0`) before the frames; returns `output`.
