@@ -162,8 +162,9 @@ struct AVIFSequenceFrames: AnimationFrames {
         case _ where reason.contains("imageCountLimit"):
             throw .unsupported(.avif, reason: "the sequence has more than the \(options.maxFrames) frames one decode "
                 + "reads")
-        case _ where reason.contains("dimensions are too large"), AVIF_RESULT_NO_CODEC_AVAILABLE, AVIF_RESULT_NOT_IMPLEMENTED:
-            // libavif's ceiling: the file is too large, not damaged.
+        case _ where reason.contains("dimensions are too large"), AVIF_RESULT_NO_CODEC_AVAILABLE,
+             AVIF_RESULT_NOT_IMPLEMENTED:
+            // libavif's size ceiling: the file is too large, not damaged.
             throw .unsupported(.avif, reason: reason)
         default:
             throw .corrupt(.avif, reason: reason)

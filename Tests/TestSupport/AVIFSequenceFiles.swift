@@ -27,7 +27,8 @@ public enum AVIFSequenceFiles {
 
     /// `count` PNG frames of a white bar stepping across a black `width` x `height` picture, 16 pixels a frame, in
     /// `directory`; their paths.
-    public static func steppingBar(width: Int = 96, height: Int = 64, count: Int, in directory: URL) throws -> [String] {
+    public static func steppingBar(width: Int = 96, height: Int = 64, count: Int,
+                                   in directory: URL) throws -> [String] {
         try (0..<count).map { frame in
             let indices = (0..<height).flatMap { _ in (0..<width).map { x in UInt8(x / 16 == frame ? 1 : 0) } }
             let png = try PNGEncoder.indexed(width: width, height: height,
