@@ -48,6 +48,9 @@ let package = Package(
         /// `libjxl-dev`.
         .target(name: "CHeif"),
         .target(name: "CJxl"),
+        /// libavif, for AVIF image sequences (stills stay on libheif), opened with dlopen on the first one played.
+        /// Declarations from `libavif-dev`.
+        .target(name: "CAvif"),
 
         // MARK: Core (pure Swift, no C)
         /// What the program needs beyond FoundationEssentials (which every module imports instead of Foundation, so
@@ -70,9 +73,10 @@ let package = Package(
 
         // MARK: Subsystems
         /// Bytes to bitmaps: JPEG, PNG, GIF, WebP, HEIF, AVIF and JPEG XL via the system libraries (the last three
-        /// opened on first use).
+        /// opened on first use, as is libavif for AVIF sequences).
         .target(name: "Codecs", dependencies: [
             "Basics", "Pixels", "LocalFiles", "CTurboJPEG", "CPNG", "CGIF", "CWebP", "CHeif", "CJxl",
+            "CAvif",
         ], linkerSettings: staticLibraries),
         /// Bitmaps to grids of text cells.
         .target(name: "TextArt", dependencies: ["Pixels", "Cells"], exclude: ["Generated"]),

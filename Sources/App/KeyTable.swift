@@ -138,8 +138,8 @@ public enum KeyTable {
                              (.control("u"), .scroll(.pages(-1))), (.control("b"), .scroll(.pages(-1))),
                              (.home, .scroll(.end(-1))), (c("g"), .scroll(.end(-1))),
                              (.end, .scroll(.end(1))), (c("G"), .scroll(.end(1)))]),
-        KeyBinding(label: "Space (detail pane)", doc: "pause or play an animated picture (GIF, WebP); without one, "
-                       + "scroll the text down a page", places: [.detail], actions: [(c(" "), .pauseAnimation)]),
+        KeyBinding(label: "Space (detail pane)", doc: "pause or play an animated picture (GIF, WebP, AVIF); without "
+                       + "one, scroll the text down a page", places: [.detail], actions: [(c(" "), .pauseAnimation)]),
         KeyBinding(label: "Space (failed page's pane, help)", doc: "scroll the text down a page",
                    places: [.pageFailure, .help], actions: [(c(" "), .scroll(.pages(1)))]),
         KeyBinding(label: "Enter Esc Backspace ↓ ↑ (filter)",

@@ -1,10 +1,12 @@
 import FoundationEssentials
 import Pixels
 
-/// An animated GIF or WebP read one frame at a time, again from the start after its last frame: what a player shows.
+/// An animated GIF or WebP, or an AVIF sequence, read one frame at a time, again from the start after its last frame:
+/// what a player shows.
 ///
 /// Only what the next frame needs is held (the canvas and the decoder's own state, never the frames already
-/// shown), so an animation of any length plays within `DecodeOptions.maxMemory`; `maxFrames` ends a loop early.
+/// shown), so an animation of any length plays within `DecodeOptions.maxMemory`; `maxFrames` ends a loop early (an
+/// AVIF sequence of more frames is refused: libavif lists every frame before it decodes one).
 /// Frames are whole canvases at the file's size. Not `Sendable`: one task owns a reader, and a read in a cancelled
 /// task ends with `DecodeError.cancelled`.
 public final class AnimationReader {
@@ -31,7 +33,8 @@ public final class AnimationReader {
                 switch ImageFormat(sniffing: buffer) {
                 case .gif: return .gif
                 case .webp: return try WebPDecoder.features(buffer).animated ? .webp : nil
-                // Still formats; AVIF sequences would need libavif (libheif 1.15 reads their first frame only).
+                // libheif 1.15 reads a sequence's first frame only: libavif reads them all.
+                case .avif: return AVIFSequenceFrames.isSequence(buffer) ? .avif : nil
                 case .some: return nil
                 case nil: throw .unknownFormat(firstBytes: DecodeError.describeStart(of: buffer))
                 }
@@ -58,8 +61,11 @@ public final class AnimationReader {
         self.options = options
         do throws(DecodeError) {
             let buffer = UnsafeRawBufferPointer(bytes)
-            frames = format == .gif ? try GIFAnimationFrames(buffer, options: options)
-                : try WebPAnimationFrames(buffer, options: options)
+            frames = switch format {
+            case .gif: try GIFAnimationFrames(buffer, options: options)
+            case .webp: try WebPAnimationFrames(buffer, options: options)
+            default: try AVIFSequenceFrames(buffer, options: options)
+            }
         } catch {
             bytes.deallocate()
             throw error

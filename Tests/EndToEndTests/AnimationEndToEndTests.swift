@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 30, item 3 as a user sees it: an animated GIF plays in the detail pane at its own frame delays, Space pauses
-/// and plays it, and once the pane is closed the process spends no CPU on it.
+/// Issue 30, item 3 as a user sees it: an animated GIF or an AVIF sequence plays in the detail pane at its own frame
+/// delays, Space pauses and plays it, and once the pane is closed the process spends no CPU on it.
 @Suite struct AnimationEndToEndTests {
     /// Six frames of a white bar stepping across a black 96x64 picture, 150 ms each.
     static let steppingBar = TestGIF.animated(width: 96, height: 64, frames: 6, delay: 15,
@@ -12,14 +12,36 @@ import TestSupport
     }
 
     @Test func anAnimatedGIFPlaysInThePanePausesWithSpaceAndStopsWhenClosed() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(Self.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
+        try await Self.playsPausesAndStops("bar.gif", in: folder)
+    }
 
+    /// The same bar as an AVIF sequence (avifenc, 150 ms a frame), played through libavif.
+    @Test(.enabled(if: NewerFormatFiles.encodersAvailable, "avifenc is missing: run scripts/setup"))
+    func anAVIFSequencePlaysInThePanePausesWithSpaceAndStopsWhenClosed() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = try AVIFSequenceFiles.steppingBar(count: 6, in: folder)
+        try AVIFSequenceFiles.make(frames.map { (png: $0, ticks: 150) },
+                                   output: folder.appendingPathComponent("bar.avif").path)
+        for frame in frames { try FileManager.default.removeItem(atPath: frame) }
+        try await Self.playsPausesAndStops("bar.avif", in: folder)
+    }
+
+    private static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Opens `name`, the only picture in `folder`, in the pane: it plays, pauses and plays with Space, and stops
+    /// when the pane closes.
+    private static func playsPausesAndStops(_ name: String, in folder: URL) async throws {
         let tmux = try TmuxSession(["browse", folder.path, "--graphics", "text", "--no-disk-cache"])
         defer { tmux.close() }
-        try await tmux.waitFor(text: "bar.gif")
+        try await tmux.waitFor(text: name)
         try tmux.send("Enter")
         try await tmux.waitFor(text: "Animation: playing (Space pauses)")
 

@@ -44,6 +44,38 @@ import TextArt
         }
     }
 
+    /// An AVIF sequence (libavif) over HTTP: its first frame is the still picture libheif drew, from the same bytes.
+    @Test(.enabled(if: NewerFormatFiles.encodersAvailable, "avifenc is missing: run scripts/setup"))
+    func anAVIFSequencePlaysFromTheBytesAlreadyLoaded() async throws {
+        let scratch = try NewerFormatFiles.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let frames = try AVIFSequenceFiles.steppingBar(count: 3, in: scratch).map {
+            (png: $0, ticks: 70)
+        }
+        let avif = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try AVIFSequenceFiles.make(
+            frames, output: scratch.appendingPathComponent("bar.avif").path))))
+        let still = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try NewerFormatFiles.make(.avif, in: scratch))))
+        try await TestHTTPServer.with { server in
+            server.serve("/bar", .ok(avif, contentType: "image/avif"))
+            server.serve("/still", .ok(still, contentType: "image/avif"))
+            let refused = AVIFSequenceFiles.declaringSamplesPerChunk(1_000_000, in: avif)
+            server.serve("/refused", .ok(refused, contentType: "image/avif"))
+            let pipeline = ImagePipeline(configuration: .init(), loader: DataLoader())
+            #expect(try await pipeline.animation(request(server.url("/still"))) == nil, "a still AVIF has no player")
+            #expect(try await pipeline.animation(request(server.url("/refused"))) == nil,
+                    "nor has a sequence libavif refuses (a million frames)")
+            let request = request(server.url("/bar"))
+            let still = try await pipeline.thumbnail(request).value()
+
+            let played = try #require(try await pipeline.animation(request)?.frames())
+            let loop = try (0..<4).map { _ in try played.next() }
+            #expect(loop[0].cells == still, "the first frame is the picture the pane already shows")
+            #expect(loop[1].cells != loop[0].cells && loop[3].cells == loop[0].cells && played.framesPerLoop == 3)
+            #expect(loop.map(\.displayTime) == Array(repeating: .milliseconds(70), count: 4))
+            #expect(server.requests(to: "/bar").count == 1, "the frames come from the bytes already loaded")
+        }
+    }
+
     @Test func aStillPictureHasNoAnimation() async throws {
         let png = try fixture("rgb.png"), gif = try fixture("still.gif")
         try await TestHTTPServer.with { server in

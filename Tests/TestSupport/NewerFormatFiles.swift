@@ -48,18 +48,22 @@ public enum NewerFormatFiles {
                             name: String? = nil) throws -> String {
         let stem = photo.split(separator: ".")[0]
         let output = directory.appendingPathComponent(name ?? "\(stem).\(encoder.fileExtension)")
+        try run(encoder.arguments(photos.appendingPathComponent(photo).path, output.path))
+        return output.path
+    }
+
+    /// Runs an encoder's command line (found on PATH), its output discarded; throws when it fails.
+    public static func run(_ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = encoder.arguments(photos.appendingPathComponent(photo).path, output.path)
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw EncoderFailed(command: process.arguments?.joined(separator: " ") ?? "",
-                                status: process.terminationStatus)
+            throw EncoderFailed(command: arguments.joined(separator: " "), status: process.terminationStatus)
         }
-        return output.path
     }
 
     /// A fresh temporary directory for made files; the caller removes it.

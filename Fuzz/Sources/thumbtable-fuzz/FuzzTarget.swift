@@ -13,7 +13,8 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         ImageFuzzing.target(for: .jpeg), ImageFuzzing.target(for: .png), ImageFuzzing.target(for: .gif),
         ImageFuzzing.target(for: .webp), ImageFuzzing.target(for: .heif), ImageFuzzing.target(for: .avif),
-        ImageFuzzing.target(for: .jxl), ImageFuzzing.header, PageFuzzing.target, TextFuzzing.target,
+        ImageFuzzing.target(for: .jxl), AnimationFuzzing.avifSequence, ImageFuzzing.header, PageFuzzing.target,
+        TextFuzzing.target,
     ]
 
     /// The target named by `THUMBTABLE_FUZZ_TARGET`; the binary holds every target and runs one at a time.

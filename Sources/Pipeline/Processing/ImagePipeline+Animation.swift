@@ -47,13 +47,19 @@ extension ImagePipeline {
     /// The picture of `request` as an animation to play, or nil when it is a still picture (or its bytes are no
     /// longer at hand: the still picture stays). Its bytes come from memory, the disk cache or a download shared
     /// with any load of the same URL. Throws `PipelineError` as a load does.
-    public func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
+    ///
+    /// Nonisolated: the bytes are awaited from the actor, and an AVIF is opened (two frames decoded) off it.
+    public nonisolated func animation(_ request: ThumbnailRequest) async throws -> AnimationSource? {
         // A bitmap of the picture in memory says its format: a still one needs no bytes read or fetched again.
         if let format = bitmaps.entries(where: { $0.url == request.url }).first?.1.format,
-           format != .gif, format != .webp { return nil }
+           format != .gif, format != .webp, format != .avif { return nil }
         let (data, _, _) = try await bytes(for: request.url)
         switch ImageDecoder.sniff(data.bytes) {
         case .gif?, .webp?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
+        // Opened here, not only when played: a still AVIF, and a sequence libavif cannot play (missing, or over the
+        // limits), stay the still picture libheif drew, without a player that would show nothing.
+        case .avif? where (try? AnimationReader.open(data.bytes)) != nil:
+            return AnimationSource(bytes: data.bytes, request: request, processing: processing)
         default: return nil
         }
     }
