@@ -177,9 +177,16 @@ public final class TableController {
 
     // MARK: List or grid
 
-    /// Switches between the list and the grid, keeping the selected item selected and on screen.
+    /// Switches between the rows (the list's or compact ones, whichever showed last) and the grid, keeping the
+    /// selected item selected and on screen.
     public func toggleLayout() {
-        setLayout(listLayout.mode == .list ? .grid : .list)
+        setLayout(listLayout.mode == .grid ? listLayout.rowsMode : .grid)
+    }
+
+    /// Switches between the compact list and the list (from the grid, to the compact list), keeping the selected
+    /// item selected and on screen.
+    public func toggleCompact() {
+        setLayout(listLayout.mode == .compact ? .list : .compact)
     }
 
     public func setLayout(_ mode: LayoutMode) {
