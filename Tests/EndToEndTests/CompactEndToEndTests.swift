@@ -56,4 +56,28 @@ struct CompactEndToEndTests {
         try tmux.send("q")
         #expect(try await tmux.exitStatus() == 0)
     }
+
+    /// In kitty the compact rows' small thumbnails are pictures in pixels too: each uploaded at its 5x2 cells and drawn
+    /// with placeholders; `c` to the list sends them again at the list's size.
+    @Test func kittyShowsTheCompactThumbnailsInPixels() async throws {
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
+                                       arguments: DemoEndToEndTests.fastDemo + ["--layout", "compact"],
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       persona: .kitty)
+        defer { kill(terminal.pid, SIGKILL) }
+        let drawn = await terminal.wait { snapshot in
+            snapshot.uploads.count >= 8
+                && KittyEndToEndTests.lastOffset(of: KittyEndToEndTests.placeholder, in: snapshot.output)
+                    ?? 0 > snapshot.uploads[0].endOffset
+        }
+        #expect(drawn, "a screenful of compact thumbnails uploaded, then placeholders drawn")
+        let compact = terminal.snapshot.uploads
+        #expect(compact.allSatisfy { $0.columns == 5 && $0.rows == 2 }, "\(compact.map { ($0.columns, $0.rows) })")
+        #expect(compact.allSatisfy { $0.width <= $0.columns * 10 && $0.height <= $0.rows * 20 })
+        terminal.type("c")
+        #expect(await terminal.wait { $0.uploads.dropFirst(compact.count).contains { $0.columns == 12 } },
+                "the list's 12x5 pictures sent after c")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
 }
