@@ -71,6 +71,8 @@ public struct ListLayout: Sendable, Equatable {
         return limit?.note(at: thumbnail)
     }
 
+    /// Makes compact rows `steps` lines taller (negative: shorter), within `RowLayout.compactLineRange`; the note
+    /// says where they stand.
     private mutating func zoomCompact(by steps: Int) -> String? {
         let range = RowLayout.compactLineRange
         let wanted = compactLines + steps

@@ -79,8 +79,12 @@ public struct RowLayout: Sendable, Equatable {
 
     /// The lines a row's thumbnail and text take, without the gap under it.
     public func contentHeight(for item: Item) -> Int {
-        if let compactLines { return compactLines }
-        return max(thumbnail?.rows ?? 0, textLines(for: item).lineCount)
+        compactLines ?? contentHeight(of: textLines(for: item))
+    }
+
+    /// The lines a row whose text is laid out as `text` takes, without the gap under it.
+    public func contentHeight(of text: RowText) -> Int {
+        compactLines ?? max(thumbnail?.rows ?? 0, text.lineCount)
     }
 
     /// The height of an item's row, including the blank line that separates it from the next.

@@ -41,7 +41,7 @@ struct ListView: AreaView {
                              into buffer: inout CellBuffer) {
         let item = list.items[index]
         let text = layout.textLines(for: item)
-        let contentHeight = layout.contentHeight(for: item)
+        let contentHeight = layout.contentHeight(of: text)
         if selected {
             buffer.restyle(x: layout.textColumn - 1, y: y, width: buffer.width, height: contentHeight) {
                 $0 = $0.merging(theme.selection)
