@@ -106,4 +106,31 @@ import Testing
             #expect(table.pool.slot(forItem: row) != nil, "row \(row) has a slot")
         }
     }
+
+    @Test func theFilterTheEndAndThePaneWorkAsInTheList() async {
+        let (table, waiter) = await compactTable(columns: 120, rows: 40)
+        table.beginFilter()
+        for c in "item 7" { table.editFilter(appending: c) }
+        table.endFilterEditing()
+        #expect(await waiter.until { table.items.count > 5 })
+        table.update()
+        let titles = table.frameModel.visibleRows.compactMap { row in
+            table.itemIndex(forRow: row).map { table.items[$0].title }
+        }
+        #expect(!titles.isEmpty && titles.allSatisfy { $0.hasPrefix("Item 7") }, "\(titles)")
+        #expect(table.layoutMode == .compact && table.layout.compactLines == 2)
+        table.clearFilter()
+        table.goEnd()
+        table.stopFollowingEnd()
+        table.update()
+        #expect(table.viewport.selection == table.itemCount - 1, "G selects the last item")
+        #expect(table.frameModel.visibleRows.contains(table.viewport.selection))
+        table.openSelected()
+        #expect(table.detail != nil)
+        table.openAdjacent(by: -1)
+        table.closeDetail()
+        table.update()
+        #expect(table.viewport.selection == table.itemCount - 2, "p moved the list's selection")
+        #expect(table.frameModel.visibleRows.contains(table.viewport.selection) && table.layoutMode == .compact)
+    }
 }
