@@ -23,7 +23,8 @@ enum KeyAction: Equatable {
     /// Pauses or plays the detail pane's animation; without one, scrolls the text a page (Space).
     case pauseAnimation
     case beginFilter, keepFilter, clearFilter, deleteFilterBackward
-    case help, retry, retryPage, removeFromCache, reuseOverlay, prefetchAll, switchLayout, zoom(Int), redraw
+    case help, retry, retryPage, removeFromCache, reuseOverlay, prefetchAll, switchLayout, switchCompact, zoom(Int)
+    case redraw
     /// The actions on the selected item (`ItemActions`): off where there are none (`demo --compare`).
     case saveOriginal, saveArt, openLink, copyLink
     /// While picking (`Picking`): choose the selected or marked items and end; mark or unmark the selected item

@@ -133,6 +133,7 @@ enum KeyBindings {
         case .reuseOverlay: table.toggleReuseOverlay()
         case .prefetchAll: table.startBatchPrefetch()
         case .switchLayout: table.toggleLayout()
+        case .switchCompact: table.toggleCompact()
         case .zoom(let steps): table.zoom(by: steps)
         case .redraw: table.redraw()
         case .pick:

@@ -105,8 +105,14 @@ public enum KeyTable {
         KeyBinding(label: "P", help: "prefetch every loaded row's thumbnail (Esc cancels)",
                    doc: "prefetch the thumbnail of every loaded row into the caches, with a progress bar and counts; "
                        + "Esc cancels", places: lists, actions: [(c("P"), .prefetchAll)]),
-        KeyBinding(label: "v", help: "switch between the list and the grid", main: true, places: lists,
+        KeyBinding(label: "v", help: "switch between the list and the grid",
+                   doc: "switch between the list and the grid (from the grid, back to the compact list when that "
+                       + "showed last)", main: true, places: lists,
                    actions: [(c("v"), .switchLayout)]),
+        KeyBinding(label: "c", help: "switch between the list and the compact list (one to three lines a row)",
+                   doc: "switch between the list and the compact list: rows of one to three lines with a small "
+                       + "thumbnail, many more on a screen (`+` `-` there: a line more or fewer a row; from the grid, "
+                       + "to the compact list)", main: true, places: lists, actions: [(c("c"), .switchCompact)]),
         KeyBinding(label: "s", help: "show or hide the slots and counters",
                    doc: "show or hide the reuse overlay: each row tagged with the slot drawing it, a legend, "
                        + "`wrong_paints`, the live counters by group, the slots' states and a log of their latest "

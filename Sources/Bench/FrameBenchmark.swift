@@ -4,8 +4,8 @@ import Items
 import Table
 
 // `Bench frame`: the cost of composing a 200x60 frame, with 100 rows loaded and with 1,000,000 rows loaded, in the
-// list and in the grid, in one run. The anchor is the 100-row list: the 1,000,000-row tables must cost what the
-// 100-row ones do (the same ratio), because a frame only touches the rows (or cells) on screen.
+// list, the grid and the compact list, in one run. The anchor is the 100-row list: the 1,000,000-row tables must cost
+// what the 100-row ones do (the same ratio), because a frame only touches the rows (or cells) on screen.
 
 @MainActor
 func runFrameBenchmark() async {

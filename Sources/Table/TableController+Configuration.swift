@@ -13,7 +13,7 @@ extension TableController {
         public var lowData: Bool
         /// Warm the thumbnails of the next screen in the scroll direction and of the previous one.
         public var prefetch: Bool
-        /// The list or the grid at the start (`v` switches).
+        /// The list, the compact list or the grid at the start (`v`, `c` switch).
         public var layout: LayoutMode
         /// How slots guard against late results: `.safe`; `.naive` only for the naive side of `demo --compare`.
         public var slotBinding: SlotBindingPolicy

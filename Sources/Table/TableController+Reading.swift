@@ -102,7 +102,7 @@ extension TableController {
     public var size: (columns: Int, rows: Int) { navigation.size }
     /// The geometry of one row at this width.
     public var layout: RowLayout { listLayout.row }
-    /// The list or the grid.
+    /// The list, the compact list or the grid.
     public var layoutMode: LayoutMode { listLayout.mode }
     /// The grid's geometry, in the grid view.
     public var grid: GridLayout? { listLayout.grid }

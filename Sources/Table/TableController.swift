@@ -108,7 +108,7 @@ public final class TableController {
     }
 
     /// Runs a move of the navigation on the list, and draws the result.
-    private func navigate(_ move: (inout Navigation, ListState) -> Void) {
+    func navigate(_ move: (inout Navigation, ListState) -> Void) {
         move(&navigation, list)
         changed()
     }
@@ -173,18 +173,6 @@ public final class TableController {
         guard navigation.select(line: line - listLayout.listTop, column: column, in: list) else { return false }
         changed()
         return true
-    }
-
-    // MARK: List or grid
-
-    /// Switches between the list and the grid, keeping the selected item selected and on screen.
-    public func toggleLayout() {
-        setLayout(listLayout.mode == .list ? .grid : .list)
-    }
-
-    public func setLayout(_ mode: LayoutMode) {
-        guard mode != listLayout.mode else { return }
-        navigate { $0.setMode(mode, in: $1) }
     }
 
     // MARK: Filter

@@ -16,7 +16,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(help: "Text-art mode: \(RenderMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: RenderMode?
 
-    @Option(help: "Show the list or the grid at the start: list, grid (the v key switches).")
+    @Option(help: "Show the list, the grid or the compact list at the start (the v and c keys switch).")
     var layout: LayoutMode = .list
 
     @Option(help: "Colours: none, 16, 256, truecolor (default: what the terminal shows).")

@@ -140,6 +140,25 @@ import Testing
         try expectGolden("grid-end-failed-overlay", table.nextFrame())
     }
 
+    // MARK: The compact list
+
+    @Test func theCompactListWithLoadedThumbnailsAndTheFourthSelected() async throws {
+        let (table, waiter) = await makeTable(columns: 80, rows: 24)
+        table.toggleCompact()
+        await settle(table, waiter)
+        table.move(by: 3)
+        try expectGolden("compact-loaded", table.nextFrame())
+    }
+
+    @Test func theCompactListOfOneLineRowsOnANarrowScreen() async throws {
+        let (table, waiter) = await makeTable(FakeItemSource(count: 12), columns: 40, rows: 12)
+        table.toggleCompact()
+        table.zoom(by: -1)
+        table.goEnd()
+        await settle(table, waiter)
+        try expectGolden("compact-one-line-narrow", table.nextFrame())
+    }
+
     // MARK: Panes and overlays
 
     @Test func theDetailPane() async throws {

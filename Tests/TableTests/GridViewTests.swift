@@ -25,6 +25,18 @@ import Testing
         #expect(table.thumbnailBox == grid.picture, "the slots load pictures at the grid's size")
     }
 
+    /// Issue 26, item 8: on a wide screen the grid's cells use the width, less a column or so a cell, and a picture
+    /// keeps a photo's shape (about 0.42 rows a column, in cells twice as tall as wide).
+    @Test(arguments: [(120, 40, 4), (200, 60, 7), (160, 50, 6), (300, 80, 11)])
+    func aWideScreenIsFilledAcross(size: (columns: Int, rows: Int, across: Int)) async throws {
+        let (table, _) = await gridTable(columns: size.columns, rows: size.rows)
+        let grid = try #require(table.grid)
+        #expect(grid.columnCount == size.across)
+        #expect(size.columns - grid.columnCount * grid.cellWidth < grid.columnCount, "a leftover under a column a cell")
+        let shape = Double(grid.picture.rows) / Double(grid.picture.columns)
+        #expect(abs(shape - 0.42) < 0.03, "\(grid.picture): a photo's shape")
+    }
+
     @Test func widerScreensGetMoreColumnsAndPicturesKeepARecognisableSize() async throws {
         var previous = 0
         for columns in [60, 80, 120, 160, 200, 300] {

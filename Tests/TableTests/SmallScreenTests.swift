@@ -8,10 +8,11 @@ import Testing
 @testable import Table
 
 /// Small screens don't collide (issue 26, item 7): at every size from 20x6 to 200x60, in the list, the grid, the
-/// detail pane, the failed page's pane, the help and the filter line, no scroll marker is drawn over text, and every
-/// line of the header, the footer and the status line is whole or cut with `…` (a hint shows its longest form that
-/// fits, and only its shortest is cut). And the selection is never hidden (issue 26, item 1): whatever covers part of
-/// the list (the reuse overlay, the filter line), the selected row or grid cell shows whole.
+/// compact list (item 8), the detail pane, the failed page's pane, the help and the filter line, no scroll marker is
+/// drawn over text, and every line of the header, the footer and the status line is whole or cut with `…` (a hint
+/// shows its longest form that fits, and only its shortest is cut). And the selection is never hidden (issue 26,
+/// item 1): whatever covers part of the list (the reuse overlay, the filter line), the selected row or grid cell
+/// shows whole.
 @MainActor
 @Suite struct SmallScreenTests {
     static let sizes = [20, 24, 30, 40, 60, 80, 100, 120, 160, 200].flatMap { columns in
@@ -29,7 +30,8 @@ import Testing
 
     /// What the table shows, set up from a table at 80x24 with its first page loaded.
     enum Shown: CaseIterable {
-        case list, grid, detail, pageFailure, help, filter, listUnderOverlay, gridUnderOverlay
+        case list, grid, detail, pageFailure, help, filter, listUnderOverlay, gridUnderOverlay, compact,
+             compactUnderOverlay
     }
 
     func table(showing shown: Shown) async -> TableController {
@@ -64,6 +66,13 @@ import Testing
             table.toggleLayout()
             table.toggleReuseOverlay()
             for _ in 0..<2 { table.move(by: 1) }
+        case .compact:
+            table.toggleCompact()
+            table.move(by: 7)
+        case .compactUnderOverlay:
+            table.toggleCompact()
+            table.toggleReuseOverlay()
+            for _ in 0..<12 { table.move(by: 1) }
         }
         return table
     }

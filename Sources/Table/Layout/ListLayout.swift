@@ -1,8 +1,9 @@
 import Cells
 
-/// How the list is shown: rows of thumbnail and text, or a grid of pictures with captions.
+/// How the list is shown: rows of thumbnail and text, compact rows (one to three lines each, a small thumbnail), or
+/// a grid of pictures with captions.
 public enum LayoutMode: String, Sendable, CaseIterable {
-    case list, grid
+    case list, grid, compact
 }
 
 /// Where the list's rows go on the screen: the list area, each row's height (cached for the width when measured),
@@ -13,12 +14,16 @@ public struct ListLayout: Sendable, Equatable {
     public private(set) var columns = 80, rows = 24
     /// The geometry of one row at this width.
     public private(set) var row: RowLayout
-    /// The list or the grid.
+    /// The list, the compact list or the grid.
     public private(set) var mode: LayoutMode
+    /// The rows the list showed last, the list's or compact ones: what leaving the grid goes back to.
+    public private(set) var rowsMode: LayoutMode
     /// The grid's geometry at this size, in the grid view.
     public private(set) var grid: GridLayout?
     /// The grid's cells across as the user chose them (`+`/`-`), or nil for as many as the width suits.
     private var gridColumns: Int?
+    /// The lines of a compact row (`+`/`-` in the compact list).
+    public private(set) var compactLines = 2
     /// How big the list's thumbnails are: the rule, the zoom, the bounds.
     public private(set) var sizing: ThumbnailSizing
     /// The thumbnail size the sizing asks for on this screen, before it is shrunk to fit.
@@ -31,10 +36,11 @@ public struct ListLayout: Sendable, Equatable {
     init(sizing: ThumbnailSizing, mode: LayoutMode = .list) {
         self.sizing = sizing
         self.mode = mode
+        self.rowsMode = mode == .grid ? .list : mode
         let size = sizing.size(columns: columns, listHeight: rows - 3)
         self.wantedThumbnail = size.wanted
         self.row = RowLayout(width: columns, thumbnail: size.shown)
-        layOutGrid()
+        relayRows()
     }
 
     /// The thumbnail size on this screen (shown only when the screen is wide enough, see `row`).
@@ -56,18 +62,33 @@ public struct ListLayout: Sendable, Equatable {
         relayRows()
     }
 
-    /// Zooms the thumbnails by `steps`; returns the status line's note when a bound stopped it.
+    /// Zooms the thumbnails by `steps`; returns the status line's note when a bound stopped it. In the compact list a
+    /// step is a line more or fewer a row (and the thumbnail with it), from one to three.
     mutating func zoom(by steps: Int) -> String? {
+        if mode == .compact { return zoomCompact(by: steps) }
         let limit = sizing.zoom(by: steps, columns: columns, listHeight: listHeight)
         relayRows()
         return limit?.note(at: thumbnail)
     }
 
-    /// Lays rows out anew for the screen and the thumbnail size, forgetting the heights if the rows changed.
+    /// Makes compact rows `steps` lines taller (negative: shorter), within `RowLayout.compactLineRange`; the note
+    /// says where they stand.
+    private mutating func zoomCompact(by steps: Int) -> String? {
+        let range = RowLayout.compactLineRange
+        let wanted = compactLines + steps
+        compactLines = min(max(wanted, range.lowerBound), range.upperBound)
+        relayRows()
+        if wanted < range.lowerBound { return "compact rows at their smallest: one line each" }
+        if wanted > range.upperBound { return "compact rows at their largest: \(range.upperBound) lines each" }
+        return "compact rows of \(compactLines) line\(compactLines == 1 ? "" : "s")"
+    }
+
+    /// Lays rows out anew for the screen, the mode and the thumbnail size, forgetting the heights if the rows changed.
     private mutating func relayRows() {
         let size = sizing.size(columns: columns, listHeight: listHeight)
         wantedThumbnail = size.wanted
-        let relaid = RowLayout(width: columns, thumbnail: size.shown)
+        let relaid = mode == .compact ? RowLayout.compact(width: columns, lines: compactLines)
+            : RowLayout(width: columns, thumbnail: size.shown)
         if relaid != row {
             row = relaid
             heightCache.removeAll()
@@ -75,10 +96,11 @@ public struct ListLayout: Sendable, Equatable {
         layOutGrid()
     }
 
-    /// Shows the list as rows or as a grid.
+    /// Shows the list as rows, compact rows or a grid.
     mutating func setMode(_ mode: LayoutMode) {
         self.mode = mode
-        layOutGrid()
+        if mode != .grid { rowsMode = mode }
+        relayRows()
     }
 
     /// Sets the grid's cells across (clamped to what the width holds), or nil for as many as the width suits.

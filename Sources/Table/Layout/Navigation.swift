@@ -152,7 +152,7 @@ struct Navigation {
             return grid.lineHeight(grid.line(ofRow: viewport.selection, in: list), in: list) - 1
         }
         let height = layout.rowHeight(viewport.selection, in: list)
-        return layout.row.thumbnail == nil ? height : height - 1
+        return height - layout.row.gap
     }
 
     /// Forgets the cached height of an item's row (its item changed).

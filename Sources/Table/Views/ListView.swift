@@ -1,7 +1,8 @@
 import Cells
 import Items
 
-/// Draws the list area: the rows on screen, each with its thumbnail block and text, and the status row at the end.
+/// Draws the list area: the rows on screen, each with its thumbnail block and text, and the status row at the end;
+/// the list's rows and compact ones alike (`RowLayout` says where each line goes).
 @MainActor
 struct ListView: AreaView {
     var list: ListState
@@ -40,7 +41,7 @@ struct ListView: AreaView {
                              into buffer: inout CellBuffer) {
         let item = list.items[index]
         let text = layout.textLines(for: item)
-        let contentHeight = max(layout.thumbnail?.rows ?? 0, text.lineCount)
+        let contentHeight = layout.contentHeight(of: text)
         if selected {
             buffer.restyle(x: layout.textColumn - 1, y: y, width: buffer.width, height: contentHeight) {
                 $0 = $0.merging(theme.selection)
@@ -58,7 +59,11 @@ struct ListView: AreaView {
             buffer.put(title, x: x, y: line, style: merge(theme.title), maxWidth: layout.textWidth)
             line += 1
         }
-        if let subtitle = text.subtitle {
+        if let subtitle = text.subtitle, text.subtitleBeside, let title = text.title.first {
+            let besideX = x + title.displayWidth + RowText.besideGap
+            buffer.put(subtitle, x: besideX, y: y, style: merge(theme.subtitle),
+                       maxWidth: x + layout.textWidth - besideX)
+        } else if let subtitle = text.subtitle {
             buffer.put(subtitle, x: x, y: line, style: merge(theme.subtitle), maxWidth: layout.textWidth)
             line += 1
         }

@@ -65,6 +65,9 @@ struct StatusLine {
         } else if mode == .grid {
             return ["arrows/hjkl move · Enter open · v list · + - size · / filter · ? help · q quit",
                     "hjkl · Enter open · v list · / filter · ? help", "Enter open · ? help", "? help"]
+        } else if mode == .compact {
+            return ["j/k move · Enter open · c list · + - lines · / filter · ? help · q quit",
+                    "j/k · Enter open · c list · / filter · ? help", "Enter open · ? help", "? help"]
         } else {
             return ["j/k move · Enter open · / filter · r retry image · ? help · q quit",
                     "j/k · Enter open · / filter · ? help · q quit", "Enter open · ? help", "? help"]
