@@ -87,7 +87,7 @@ struct AVIFSequenceFrames: AnimationFrames {
     /// The next frame, upright. Past the first: the memory limit (the decoder's and the `framesHeld` canvases) ends
     /// the loop with a warning, as damage after the first frame does.
     ///
-    /// Unlike a GIF's or a WebP's, a loop's frames are not held to `maxPixels` together (which would end a 1080p clip
+    /// As a played GIF's or WebP's, a loop's frames are not held to `maxPixels` together (which would end a 1080p clip
     /// after 48 frames): frames are only read to be shown, at most 50 a second (`AnimationFrame.displayTime`), so the
     /// work is bounded by the frame size and the clock, and the number of frames by `maxFrames`.
     mutating func next(options: DecodeOptions, framesHeld: Int) throws(DecodeError) -> AnimationStep {

@@ -127,8 +127,8 @@ struct GIFAnimationFrames: AnimationFrames {
     }
 
     mutating func next(options: DecodeOptions) throws(DecodeError) -> AnimationStep {
-        // The player holds the frame it shows while the next is read.
-        try reader.next(from: file.gif, options: options, framesHeld: 1)
+        // The player holds the frame it shows while the next is read, and reads a frame only to show it.
+        try reader.next(from: file.gif, options: options, framesHeld: 1, limitsPixelsDecoded: false)
     }
 
     mutating func rewind(options: DecodeOptions) throws(DecodeError) {

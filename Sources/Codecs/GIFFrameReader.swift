@@ -16,7 +16,7 @@ struct GIFFrameReader {
     /// Frames met so far, composited or skipped.
     private var framesSeen = 0
     /// The pixels of the frames decoded so far, each at its own size (a frame may be larger than the canvas):
-    /// together they stay within the pixel limit, as the work of decoding them does.
+    /// where frames are decoded ahead, together they stay within the pixel limit, as the work of decoding them does.
     private var decodedPixels = 0
     private var control = GIFFrameReader.noControl
     private var pending = Disposal.keep
@@ -47,9 +47,11 @@ struct GIFFrameReader {
 
     /// Reads records up to the next frame and composites it. A giflib failure before any frame throws; after one it
     /// ends the file with a warning. `framesHeld` canvases besides the reader's count towards `options.maxMemory`:
-    /// the first frame over it throws, a later one ends the file with a warning.
-    mutating func next(from gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions,
-                       framesHeld: Int) throws(DecodeError) -> AnimationStep {
+    /// the first frame over it throws, a later one ends the file with a warning. `limitsPixelsDecoded`: the frames
+    /// decoded so far count towards `options.maxPixels` together, where they are decoded ahead (`GIFDecoder`); a
+    /// player reads a frame only to show it (at most 50 a second), so its work is bounded by the clock instead.
+    mutating func next(from gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions, framesHeld: Int,
+                       limitsPixelsDecoded: Bool = true) throws(DecodeError) -> AnimationStep {
         if ended { return .end(warning: endWarning) }
         while true {
             var record = UNDEFINED_RECORD_TYPE
@@ -63,7 +65,8 @@ struct GIFFrameReader {
                 // frames (45 MB of file) took 26 s and 166 MB, even skipped.
                 if framesSeen >= options.maxFrames { return end(options.frameCountWarning(kept: framesRead)) }
                 guard DGifGetImageDesc(gif) == GIF_OK else { return try failure("DGifGetImageDesc", gif) }
-                return try readFrame(gif, options: options, framesHeld: framesHeld)
+                return try readFrame(gif, options: options, framesHeld: framesHeld,
+                                     limitsPixelsDecoded: limitsPixelsDecoded)
             case TERMINATE_RECORD_TYPE:
                 return end(nil)
             default:
@@ -113,7 +116,7 @@ struct GIFFrameReader {
 
     /// Decodes the frame whose descriptor giflib just read and draws it on the canvas.
     private mutating func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions,
-                                    framesHeld: Int) throws(DecodeError) -> AnimationStep {
+                                    framesHeld: Int, limitsPixelsDecoded: Bool) throws(DecodeError) -> AnimationStep {
         let desc = gif.pointee.Image
         let frame = Rect(left: Int(desc.Left), top: Int(desc.Top), width: Int(desc.Width), height: Int(desc.Height))
         guard frame.width > 0, frame.height > 0 else {
@@ -130,7 +133,7 @@ struct GIFFrameReader {
         decodedPixels += frame.width * frame.height
         if framesRead == 0 {
             try options.checkMemory(memory)
-        } else if memory > options.maxMemory || decodedPixels > options.maxPixels {
+        } else if memory > options.maxMemory || limitsPixelsDecoded && decodedPixels > options.maxPixels {
             return end(options.framesLimitWarning(kept: framesRead, memory: memory))
         }
         guard let colourMap = desc.ColorMap ?? gif.pointee.SColorMap else {

@@ -45,8 +45,10 @@ struct WebPAnimationFrames: AnimationFrames {
     }
 
     /// The next frame, composited. Past the first: the frame limit, the memory limit (libwebp's canvases and the
-    /// `framesHeld` ones) and the pixel limit end the file with a warning, as damage after the first frame does.
-    mutating func next(options: DecodeOptions, framesHeld: Int) throws(DecodeError) -> AnimationStep {
+    /// `framesHeld` ones) and, where the frames are decoded ahead (`limitsPixelsDecoded`), the pixel limit end the
+    /// file with a warning, as damage after the first frame does.
+    mutating func next(options: DecodeOptions, framesHeld: Int,
+                       limitsPixelsDecoded: Bool = true) throws(DecodeError) -> AnimationStep {
         try DecodeCancellation.check()
         guard WebPAnimDecoderHasMoreFrames(decoder.pointer) != 0 else { return .end(warning: nil) }
         let area = frameArea(number: framesRead + 1) ?? canvasSize.width * canvasSize.height
@@ -56,7 +58,7 @@ struct WebPAnimationFrames: AnimationFrames {
             }
             decodedPixels += area
             let memory = DecodeCost.webpAnimation(canvas: canvasSize) + framesHeld * DecodeCost.rgba(canvasSize)
-            guard memory <= options.maxMemory, decodedPixels <= options.maxPixels else {
+            guard memory <= options.maxMemory, !limitsPixelsDecoded || decodedPixels <= options.maxPixels else {
                 return .end(warning: options.framesLimitWarning(kept: framesRead, memory: memory))
             }
         } else {
@@ -78,9 +80,11 @@ struct WebPAnimationFrames: AnimationFrames {
                                      delay: .milliseconds(Int(timestamp - previousTimestamp))))
     }
 
-    /// For a player, which holds the frame it shows while the next is read.
+    /// For a player, which holds the frame it shows while the next is read, and reads a frame only to show it:
+    /// its work is bounded by the clock (at most 50 frames a second), not by the pixels of a whole loop, which
+    /// would end a 1080p clip after about 48 frames.
     mutating func next(options: DecodeOptions) throws(DecodeError) -> AnimationStep {
-        try next(options: options, framesHeld: 1)
+        try next(options: options, framesHeld: 1, limitsPixelsDecoded: false)
     }
 
     mutating func rewind(options: DecodeOptions) throws(DecodeError) {

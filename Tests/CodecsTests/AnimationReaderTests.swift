@@ -55,6 +55,24 @@ import TestSupport
         #expect(reader.framesPerLoop == 1000 && reader.warning == nil)
     }
 
+    @Test(arguments: ["animated.gif", "animated.webp", "many.gif"])
+    func aPlayedLoopIsNotHeldToThePixelsAFullDecodeMayRead(name: String) throws {
+        // Given a pixel limit a full decode reaches within two frames (a 1080p clip reaches 100 megapixels in 48)
+        let bytes = name == "many.gif" ? HostileImages.gif(frames: 300) : try Fixtures.bytes(name)
+        let all = try ImageDecoder.decode(bytes).frames
+        let canvas = all[0].bitmap.width * all[0].bitmap.height
+        let options = DecodeOptions(maxPixels: canvas * 3 / 2)
+        let kept = try ImageDecoder.decode(bytes, options: options)
+        #expect(kept.frames.count < all.count && kept.warning != nil, "a decode that keeps frames stops early")
+
+        // When the frames are played
+        let reader = try #require(try AnimationReader.open(bytes, options: options))
+        for _ in 0...all.count { _ = try reader.next() }
+
+        // Then every frame plays: a frame is read only to be shown, so the clock bounds the work
+        #expect(reader.framesPerLoop == all.count && reader.warning == nil, "\(reader.warning ?? "")")
+    }
+
     @Test func aLoopEndsAtTheFrameLimit() throws {
         let reader = try #require(try AnimationReader.open(HostileImages.gif(frames: 1000),
                                                            options: DecodeOptions(maxFrames: 100)))

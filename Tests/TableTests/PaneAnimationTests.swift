@@ -86,9 +86,22 @@ import Testing
     @Test func aFrameThatFailsEndsThePlayerAndLeavesThePicture() async throws {
         let player = PaneAnimation(clock: clock)
         var shown = 0
-        player.play(NumberedFrames(times: [.milliseconds(20)], failsAt: 1)) { _ in shown += 1 }
+        var ended = 0
+        player.play(NumberedFrames(times: [.milliseconds(20)], failsAt: 1)) { _ in shown += 1 } ended: { ended += 1 }
         while player.isActive { await Task.yield() }
         #expect(shown == 0 && clock.sleepers == 0)
+        #expect(ended == 1, "said, so that the pane does not say it plays")
+    }
+
+    @Test func aStoppedPlayerDoesNotSayItEndedOnItsOwn() async throws {
+        let player = PaneAnimation(clock: clock)
+        var ended = 0
+        player.play(NumberedFrames(times: [.milliseconds(20)])) { _ in } ended: { ended += 1 }
+        _ = await clock.nextSleeper()
+        player.stop()
+        clock.wake()
+        for _ in 0..<50 { await Task.yield() }
+        #expect(ended == 0)
     }
 }
 

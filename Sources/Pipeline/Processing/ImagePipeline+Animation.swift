@@ -54,13 +54,10 @@ extension ImagePipeline {
         if let format = bitmaps.entries(where: { $0.url == request.url }).first?.1.format,
            format != .gif, format != .webp, format != .avif { return nil }
         let (data, _, _) = try await bytes(for: request.url)
-        switch ImageDecoder.sniff(data.bytes) {
-        case .gif?, .webp?: return AnimationSource(bytes: data.bytes, request: request, processing: processing)
-        // Opened here, not only when played: a still AVIF, and a sequence libavif cannot play (missing, or over the
-        // limits), stay the still picture libheif drew, without a player that would show nothing.
-        case .avif? where (try? AnimationReader.open(data.bytes)) != nil:
-            return AnimationSource(bytes: data.bytes, request: request, processing: processing)
-        default: return nil
-        }
+        // Opened here, not only when played: a still picture (a GIF or WebP of one frame, a still AVIF) and an
+        // animation that cannot play (damaged in its first two frames, over the limits, libavif missing) stay the
+        // still picture already drawn, without a pane that says it plays over a picture that never moves.
+        guard (try? AnimationReader.open(data.bytes)) != nil else { return nil }
+        return AnimationSource(bytes: data.bytes, request: request, processing: processing)
     }
 }

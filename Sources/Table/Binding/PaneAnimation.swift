@@ -45,8 +45,11 @@ final class PaneAnimation {
         self.clock = clock
     }
 
-    /// Plays `source`, replacing any animation under way; `show` draws a frame's cells.
-    func play(_ source: any AnimationFrameSource, show: @escaping @MainActor (CellBuffer) -> Void) {
+    /// Plays `source`, replacing any animation under way; `show` draws a frame's cells. `ended` is called when the
+    /// player stops on its own (a frame failed to decode, or the picture was still after all), not after `stop`:
+    /// the picture shown stays, and nothing may say it plays.
+    func play(_ source: any AnimationFrameSource, show: @escaping @MainActor (CellBuffer) -> Void,
+              ended: @escaping @MainActor () -> Void = {}) {
         stop()
         framesShown = 0
         generation += 1
@@ -67,7 +70,9 @@ final class PaneAnimation {
                     wait = frame.displayTime
                 }
             } catch {
-                // Cancelled, or a frame failed to decode: the picture shown stays.
+                // Cancelled (stopped: said already), or a frame failed to decode: the picture shown stays.
+                guard let self, !Task.isCancelled, self.generation == generation else { return }
+                ended()
             }
         }
     }

@@ -199,6 +199,9 @@ final class ThumbnailBinder {
             self.paneAnimation.play(source) { [weak self, weak pane] cells in
                 pane?.imageArrived(.loaded(cells))
                 self?.changed.send()
+            } ended: { [weak self, weak pane] in
+                pane?.animationEnded()
+                self?.changed.send()
             }
         }
     }

@@ -77,6 +77,11 @@ public final class DetailPane {
         animationPlays = plays
     }
 
+    /// The picture's animation stopped on its own (a frame failed to decode): the frame shown stays, as a still.
+    func animationEnded() {
+        animationPlays = nil
+    }
+
     /// The image's load ended: the picture, or why it failed.
     func imageArrived(_ state: ThumbnailState) {
         image = state
