@@ -125,6 +125,18 @@ struct PixelThumbnailsPtyEndToEndTests {
         let back = Self.drawn(in: terminal.snapshot.output, from: mark)
         let beforePane = layout == "list" ? first : again
         for picture in beforePane { #expect(back.contains(picture), "\(picture) again after the pane") }
+        // A zoom, then a resize: pictures of the new size, at cells of the new screen.
+        mark = terminal.snapshot.output.count
+        terminal.type("+")
+        await Self.settle(terminal)
+        let zoomed = Self.drawn(in: terminal.snapshot.output, from: mark)
+        #expect(!zoomed.isEmpty && Set(zoomed.map(\.bytes)).isDisjoint(with: Set(first.map(\.bytes))),
+                "the zoomed size's pictures")
+        mark = terminal.snapshot.output.count
+        terminal.resize(columns: 80, rows: 24, pixels: (480, 312))
+        await Self.settle(terminal)
+        let resized = Self.drawn(in: terminal.snapshot.output, from: mark)
+        #expect(!resized.isEmpty && resized.allSatisfy { $0.row >= 1 && $0.column < 80 }, "\(resized)")
         terminal.type("q")
         #expect(await terminal.exitStatus() == 0)
     }
