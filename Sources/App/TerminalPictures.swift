@@ -35,6 +35,9 @@ final class TerminalPictures {
 
     /// The most bytes of encoded pictures kept to send again: about ten screens of large sixel thumbnails.
     static let maxBytes = 64 << 20
+    /// The most pictures kept: kitty holds each one's pixels unpacked, and must never drop one on its own (its
+    /// quota is 320 MB); 400 thumbnails of 240x240 are 92 MB.
+    static let maxPictures = 400
 
     private let form: any PictureProtocol
     private var cellPixels: CellPixelSize
@@ -235,14 +238,14 @@ final class TerminalPictures {
         rejected.insert(key)
     }
 
-    /// Forgets the least recently used pictures not on screen while more than `maxBytes` are kept.
+    /// Forgets the least recently used pictures not on screen while more than `maxBytes` or `maxPictures` are kept.
     private func evictIfNeeded() -> [UInt8] {
-        guard keptBytes > Self.maxBytes else { return [] }
+        guard keptBytes > Self.maxBytes || kept.count > Self.maxPictures else { return [] }
         let onScreen = Set(shown.values.map(\.key))
         var bytes: [UInt8] = []
         let oldestFirst = kept.filter { !onScreen.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
         for (key, entry) in oldestFirst {
-            guard keptBytes > Self.maxBytes else { break }
+            guard keptBytes > Self.maxBytes || kept.count > Self.maxPictures else { break }
             bytes += form.forget(entry.picture)
             keptBytes -= entry.picture.bytes.count
             kept[key] = nil

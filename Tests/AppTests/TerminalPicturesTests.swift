@@ -130,6 +130,17 @@ import Testing
         #expect(record.all.components(separatedBy: "1337;File").count - 1 == 1, "one picture sent in all")
     }
 
+    @Test func theLeastRecentlyShownPictureIsForgottenBeyondTheLimitAndFetchedAgain() async throws {
+        let pictures = make(ITerm2Pictures())
+        let urls = (0...TerminalPictures.maxPictures).map { URL(string: "https://example.com/\($0).png")! }
+        for url in urls { await frame(pictures, [picture(url, slot: 0, y: 3)], awaitingLoad: true) }
+        #expect(record.fetches.count == urls.count)
+        await frame(pictures, [picture(urls[1], slot: 0, y: 3)], awaitingLoad: true)
+        #expect(record.fetches.count == urls.count, "a recent one is kept")
+        await frame(pictures, [picture(urls[0], slot: 0, y: 3)], awaitingLoad: true)
+        #expect(record.fetches.count == urls.count + 1 && record.fetches.last == urls[0], "the oldest was forgotten")
+    }
+
     @Test func anITerm2PictureIsAnInlineJPEGOfItsFootprint() async throws {
         let pictures = make(ITerm2Pictures())
         await frame(pictures, [picture(cat, slot: 0, y: 3)], awaitingLoad: true)
