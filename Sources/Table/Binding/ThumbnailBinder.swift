@@ -81,20 +81,23 @@ final class ThumbnailBinder {
             }
         }
         let speed = pace.rowsPerSecond(at: now)
-        if PrefetchWindow.isFlying(rowsOnScreen: visible.count, rowsPerSecond: speed),
-           let first = rows.first?.0, let last = rows.last?.0 {
+        let flying = PrefetchWindow.isFlying(rowsOnScreen: visible.count, rowsPerSecond: speed)
+        if flying, let first = rows.first?.0, let last = rows.last?.0 {
             let up = pace.movingUp
             pool.freeLoading(flownPast: { up ? $0 > last : $0 < first }, standing: loader.download(of:))
+            // Pictures in pixels wait for the screen the scroll stops on: wake then, prefetching or not.
+            if let rest = pace.restsAt(after: now) { wake(at: rest, now: now) }
         }
-        if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures) }
+        if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures, asking: !flying) }
         if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
         prefetchWaitsForScreen = false
         if prefetches { prefetch(around: visible, list: list, size: size, speed: speed, now: now) }
     }
 
     /// Brings the rows on screen in line with the terminal's images: a row whose image the terminal lost shows its
-    /// text art again, and a row whose text art is painted asks for its picture in pixels.
-    private func showPixels(of items: [Int], in pictures: PixelPictures) {
+    /// text art again, and a row whose text art is painted asks for its picture in pixels (not while the rows fly
+    /// past, `asking` false: the screen the scroll stops on asks, woken at rest).
+    private func showPixels(of items: [Int], in pictures: PixelPictures, asking: Bool) {
         var shown: [ShownImage] = []
         for item in items {
             guard let slot = pool.slot(forItem: item) else { continue }
@@ -109,7 +112,7 @@ final class ThumbnailBinder {
                 }
                 slot.dropPixels()
             }
-            guard let art = slot.textArtAwaitingPixels, let url = slot.imageURL else { continue }
+            guard asking, let art = slot.textArtAwaitingPixels, let url = slot.imageURL else { continue }
             switch pictures.picture(of: url, grid: CellSize(columns: art.width, rows: art.height)) {
             case .ready(let image):
                 slot.showPixels(image)
@@ -121,6 +124,11 @@ final class ThumbnailBinder {
             }
         }
         pictures.onScreen(shown)
+    }
+
+    /// Whether the rows pass faster than they can be seen now (`PrefetchWindow.isFlying`).
+    func isFlying(rowsOnScreen: Int) -> Bool {
+        PrefetchWindow.isFlying(rowsOnScreen: rowsOnScreen, rowsPerSecond: pace.rowsPerSecond(at: clock()))
     }
 
     /// Loads an item's thumbnail again, a remembered failure forgotten, if a slot shows it. Returns whether one does.
