@@ -25,9 +25,11 @@ extension TableController {
         for place in model.placed {
             guard let index = itemIndex(forRow: place.row), let slot = pool.slot(forItem: index),
                   let url = slot.imageURL, case .loaded(let art) = slot.thumbnail else { continue }
-            // Where `ThumbnailView` centres the text art in the box: column 2 of a list row, 1 of a grid cell.
-            let x = area.x + place.x + (listLayout.grid == nil ? 2 : 1) + (box.columns - art.width) / 2
-            let y = area.y + place.y + (box.rows - art.height) / 2
+            // Where the views draw the text art: the box's column in a row or a cell, the art centred in the box.
+            let column = listLayout.grid == nil ? ListView.thumbnailColumn : GridView.pictureColumn
+            let offset = ThumbnailView.pictureOffset(of: CellSize(columns: art.width, rows: art.height), in: box)
+            let x = area.x + place.x + column + offset.x
+            let y = area.y + place.y + offset.y
             guard art.width > 0, art.height > 0, y >= area.y, y + art.height <= bottom else { continue }
             pictures.append(ScreenPicture(owner: .slot(id: slot.id, generation: slot.bindingGeneration), url: url,
                                           footprint: PictureFootprint(x: x, y: y, columns: art.width,

@@ -18,6 +18,9 @@ struct GridView: AreaView {
     /// The items marked to be picked together, by index in `list.items`.
     var marks: Set<Int> = []
 
+    /// The column a cell's picture box starts at within the cell: after the selection's bar.
+    static let pictureColumn = 1
+
     /// Draws the cells into the list area (clipped to it: the last line of cells may show in part).
     func draw(into frame: inout CellBuffer, area: ScreenArea) {
         var buffer = CellBuffer(width: area.width, height: area.height)
@@ -38,17 +41,18 @@ struct GridView: AreaView {
     private func drawCell(_ index: Int, x: Int, y: Int, selected: Bool, cell: ItemCellDrawer,
                           into buffer: inout CellBuffer) {
         let box = grid.picture
-        cell.thumbnail(ofItem: index, box: box, x: x + 1, y: y, into: &buffer)
+        let left = x + Self.pictureColumn
+        cell.thumbnail(ofItem: index, box: box, x: left, y: y, into: &buffer)
         let title = list.items[index].title
         let marked = marks.contains(index) ? ListView.mark + " " : ""
         let caption = TextWrap.truncate(marked + (title.isEmpty ? "(untitled)" : title), width: box.columns)
         let style = selected ? theme.title.merging(theme.selection) : theme.subtitle
         if selected {
-            buffer.fill(x: x + 1, y: y + box.rows, width: box.columns, height: 1, with: Cell(" ", style: style))
+            buffer.fill(x: left, y: y + box.rows, width: box.columns, height: 1, with: Cell(" ", style: style))
             cell.selectionBar(x: x, y: y, lines: box.rows + 1, into: &buffer)
         }
-        buffer.put(caption, x: x + 1, y: y + box.rows, style: style, maxWidth: box.columns)
+        buffer.put(caption, x: left, y: y + box.rows, style: style, maxWidth: box.columns)
         // At the picture's top right, not by the caption: the overlay's panel covers the bottom of the screen.
-        cell.slotTag(ofItem: index, right: x + 1 + box.columns, y: y, room: box.columns, into: &buffer)
+        cell.slotTag(ofItem: index, right: left + box.columns, y: y, room: box.columns, into: &buffer)
     }
 }

@@ -20,6 +20,8 @@ struct ListView: AreaView {
 
     /// What marks an item to be picked (`pick --multi`), in the column between the selection's bar and the picture.
     static var mark: String { TerminalText.unicodeAvailable ? "●" : "*" }
+    /// The column a row's thumbnail box starts at: after the selection's bar and the mark.
+    static let thumbnailColumn = 2
 
     /// Draws the rows into the list area (clipped to it: the last row may show in part).
     func draw(into frame: inout CellBuffer, area: ScreenArea) {
@@ -48,7 +50,7 @@ struct ListView: AreaView {
             }
             cell.selectionBar(x: 0, y: y, lines: contentHeight, into: &buffer)
         }
-        if let box = layout.thumbnail { cell.thumbnail(ofItem: index, box: box, x: 2, y: y, into: &buffer) }
+        if let box = layout.thumbnail { cell.thumbnail(ofItem: index, box: box, x: Self.thumbnailColumn, y: y, into: &buffer) }
         if marks.contains(index) {
             for line in 0..<contentHeight { buffer.put(Self.mark, x: 1, y: y + line, style: theme.selectionMarker) }
         }

@@ -7,11 +7,18 @@ struct ThumbnailView {
     var theme: Theme
     var tick: Int
 
+    /// Where a picture of `size` cells starts in a box of `box` cells: centred. The terminal's pictures in pixels
+    /// are drawn over exactly these cells (`TableController.screenPictures`).
+    static func pictureOffset(of size: CellSize, in box: CellSize) -> (x: Int, y: Int) {
+        ((box.columns - size.columns) / 2, (box.rows - size.rows) / 2)
+    }
+
     func draw(box: CellSize, x: Int, y: Int, into buffer: inout CellBuffer) {
         let unicode = TerminalText.unicodeAvailable
         switch state {
         case .loaded(let picture):
-            buffer.draw(picture, x: x + (box.columns - picture.width) / 2, y: y + (box.rows - picture.height) / 2)
+            let offset = Self.pictureOffset(of: CellSize(columns: picture.width, rows: picture.height), in: box)
+            buffer.draw(picture, x: x + offset.x, y: y + offset.y)
         case .loading:
             buffer.fill(x: x, y: y, width: box.columns, height: box.rows, with: Cell(" ", style: theme.placeholder))
             buffer.put(String(Spinner.frame(tick)), x: x + box.columns / 2, y: y + box.rows / 2,
