@@ -51,32 +51,24 @@ public final class App {
     /// in a blocking call (a FIFO, a dead file system) must not keep a quitting program alive.
     public static let exitDeadline: Duration = .milliseconds(500)
 
-    /// Takes over the terminal. The caller must call `run()`, which always gives it back.
+    /// Runs the table on `terminal`, which the caller opened (it took the screen then); the caller must call
+    /// `run()`, which always gives it back.
     /// - Parameters:
-    ///   - colors: the colours asked for (--color, NO_COLOR); the terminal draws them within what it shows.
-    ///   - graphics: the image protocol asked for (--graphics); detected before curses takes the screen.
+    ///   - loader: the thumbnail loader, made for the terminal's colours and whether it shows Unicode.
     ///   - pixels: the pipeline that gives pictures in pixels, for thumbnails as terminal images where the terminal
     ///     shows them (not under `demo --compare`).
-    ///   - loader: makes the thumbnail loader, given the number of colours the table is drawn with and whether the
-    ///     terminal can show Unicode (a non-UTF-8 locale cannot).
     ///   - naive: for `demo --compare`, the source and loader of the naive table shown beside ThumbTable's (its
     ///     slots bound with `SlotBindingPolicy.naive`, the bug on purpose).
     ///   - saveFolder: where `w` and `W` save (`--save-dir`).
-    ///   - device: which terminal to draw on: by default stdin and stdout, or `/dev/tty` when either is not a terminal.
-    public init(source: any ItemSource, configuration: TableController.Configuration,
-                on device: TerminalDevice.Choice = .automatic, colors: ColorRequest = .terminal,
-                saveFolder: String = ".", graphics: GraphicsRequest = .text, pixels: ImagePipeline? = nil,
-                naive: (source: any ItemSource, loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading)?
-                    = nil,
-                loader: (_ terminalColors: Int, _ unicode: Bool) -> any ThumbnailLoading) throws {
+    public init(terminal: Terminal, source: any ItemSource, configuration: TableController.Configuration,
+                loader tableLoader: any ThumbnailLoading, saveFolder: String = ".", pixels: ImagePipeline? = nil,
+                naive: (source: any ItemSource, loader: any ThumbnailLoading)? = nil) {
         // A write to a socket the other end closed must fail with EPIPE, not end the program.
         signal(SIGPIPE, SIG_IGN)
-        terminal = try Terminal(on: device, colors: colors, graphics: graphics)
+        self.terminal = terminal
         var configuration = configuration
         configuration.theme = .forColors(terminal.colorCount)
         configuration.helpLines = KeyTable.helpLines(picking: configuration.picking)
-        let (colorCount, unicode) = (terminal.colorCount, terminal.unicode)
-        let tableLoader = loader(colorCount, unicode)
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
         self.table = table
         images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
@@ -86,13 +78,12 @@ public final class App {
         if let naive {
             var naiveConfiguration = configuration
             naiveConfiguration.slotBinding = .naive
-            split = SplitScreen(naive: TableController(source: naive.source, loader: naive.loader(colorCount, unicode),
+            split = SplitScreen(naive: TableController(source: naive.source, loader: naive.loader,
                                                        configuration: naiveConfiguration),
                                 ours: table)
         } else {
             split = nil
         }
-        let terminal = self.terminal
         itemActions = naive == nil
             ? ItemActions(loader: tableLoader, saveFolder: saveFolder, localFiles: source.origin == .local) {
                 terminal.send($0)

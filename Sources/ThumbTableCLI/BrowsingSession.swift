@@ -6,6 +6,7 @@ import Glibc
 import Items
 import Pipeline
 import Table
+import Terminal
 import TextArt
 
 /// One run of a browsing command: the image pipeline (loader, limits, memory and disk caches), the table and the app
@@ -31,12 +32,11 @@ struct BrowsingSession {
         let (pipeline, diskProblem) = makePipeline(for: source)
         var configuration = try tableConfiguration(prefetch: !options.noPrefetch)
         configuration.picking = picking
-        let app = try App(source: source, configuration: configuration, colors: colorRequest,
-                          saveFolder: options.saveAndFilter.saveFolder, graphics: options.graphics.request,
-                          pixels: pipeline) { colors, unicode in
-            PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(terminalColors: colors,
-                                                                                 unicode: unicode))
-        }
+        // The screen is taken here: the loader draws for the colours and characters the terminal shows.
+        let terminal = try Terminal(colors: colorRequest, graphics: options.graphics.request)
+        let loader = PipelineThumbnailLoader(pipeline: pipeline, options: textArtOptions(for: terminal))
+        let app = App(terminal: terminal, source: source, configuration: configuration, loader: loader,
+                      saveFolder: options.saveAndFilter.saveFolder, pixels: pipeline)
         show(pipeline, in: app.table)
         if let firstNote { app.table.say([app.table.status, firstNote].compactMap { $0 }.joined(separator: "; ")) }
         // Said once, in the status line; images are still shown, only not kept.
@@ -147,6 +147,12 @@ struct BrowsingSession {
         let shapes = !unicode || options.color == nil && Self.noColor
         textArt.mode = options.mode ?? (shapes ? .shapes : TextArtOptions.default.mode)
         return textArt
+    }
+
+    /// How thumbnails are drawn on `terminal`: in the colours it shows, in Unicode where its locale has it.
+    @MainActor
+    func textArtOptions(for terminal: Terminal) -> TextArtOptions {
+        textArtOptions(terminalColors: terminal.colorCount, unicode: terminal.unicode)
     }
 }
 

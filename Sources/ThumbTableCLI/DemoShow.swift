@@ -5,6 +5,7 @@ import FoundationEssentials
 import ItemSources
 import Pipeline
 import Table
+import Terminal
 
 /// `demo --compare` and `demo --autoplay`: the demo as a show. With `--compare` the naive table (the bug on purpose,
 /// `SlotBindingPolicy.naive`) runs beside ThumbTable's, each with its own pipeline and its own demo server started
@@ -44,18 +45,15 @@ struct DemoShow {
         // Both sides' sources are the demo server's, so their pipelines are made alike.
         let pipelines = (ours: session.makePipeline(for: source).pipeline,
                          naive: session.makePipeline(for: source).pipeline)
+        let configuration = try session.tableConfiguration(prefetch: !display.noPrefetch)
+        // The screen is taken here: the loaders draw for the colours and characters the terminal shows.
+        let terminal = try Terminal(colors: session.colorRequest, graphics: display.graphics.request)
         let loader = { (pipeline: ImagePipeline) in
-            { @MainActor (colors: Int, unicode: Bool) -> any ThumbnailLoading in
-                PipelineThumbnailLoader(pipeline: pipeline,
-                                        options: session.textArtOptions(terminalColors: colors, unicode: unicode))
-            }
+            PipelineThumbnailLoader(pipeline: pipeline, options: session.textArtOptions(for: terminal))
         }
-        let app = try App(source: source,
-                          configuration: try session.tableConfiguration(prefetch: !display.noPrefetch),
-                          colors: session.colorRequest, graphics: display.graphics.request,
-                          pixels: pipelines.ours,
-                          naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) },
-                          loader: loader(pipelines.ours))
+        let app = App(terminal: terminal, source: source, configuration: configuration,
+                      loader: loader(pipelines.ours), pixels: pipelines.ours,
+                      naive: naive.map { (DemoCommand.source(on: $0), loader(pipelines.naive)) })
         session.show(pipelines.ours, in: app.table)
         if let naiveTable = app.naiveTable {
             session.show(pipelines.naive, in: naiveTable)
