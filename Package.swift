@@ -141,6 +141,7 @@ let package = Package(
         ]),
         .testTarget(name: "AppTests", dependencies: [
             "App", "Table", "Terminal", "Cells", "Items", "TestSupport", "DemoServer", "Graphics", "LocalFiles",
+            "Codecs", "Pixels",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Graphics", "Codecs"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Cells", "Graphics", "TestSupport"]),

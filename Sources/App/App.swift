@@ -24,10 +24,11 @@ public final class App {
     private var autoplay: Autoplay?
     /// What `w`, `W`, `o` and `y` do on ThumbTable's table (none on the split screen's).
     private var itemActions: ItemActions?
-    /// The terminal's kitty images of the thumbnails, when they are shown in pixels.
+    /// The terminal's kitty images of the thumbnails, when they are shown in pixels with Unicode placeholders.
     private let images: TerminalImages?
-    /// The detail pane's picture in sixel or iTerm2 pixels, when the terminal draws those.
-    private let detailPixels: DetailPanePixels?
+    /// The pictures drawn in pixels over their text art (sixel, iTerm2, kitty placements): the pane's, and the
+    /// thumbnails' where `images` does not show them.
+    private let pictures: TerminalPictures?
     /// What a picker's Enter chose (`TableController.Configuration.picking`), in list order; empty until then.
     public private(set) var picked: [Item] = []
     /// Called after each `update()`, before the frame is drawn: a picker looks there at what has arrived (an empty
@@ -79,9 +80,9 @@ public final class App {
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
         self.table = table
         images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
-        detailPixels = Self.makeDetailPixels(for: terminal, pipeline: naive == nil ? pixels : nil)
+        pictures = Self.makePictures(for: terminal, pipeline: naive == nil ? pixels : nil)
         table.showPixels(through: images)
-        table.playsPaneAnimations = detailPixels == nil
+        table.playsPaneAnimations = pictures == nil
         if let naive {
             var naiveConfiguration = configuration
             naiveConfiguration.slotBinding = .naive
@@ -96,38 +97,13 @@ public final class App {
             ? ItemActions(loader: tableLoader, saveFolder: saveFolder, localFiles: source.origin == .local) {
                 terminal.send($0)
             } : nil
+        terminal.onGraphicsReply = { [weak images, weak pictures] response in
+            images?.handle(response)
+            pictures?.handle(response)
+        }
+        let pixelsNote = Self.pixelsNote(for: terminal, showing: images != nil || naive != nil)
         let notes = [terminal.entryNote, terminal.colorNote, terminal.graphics.note, pixelsNote].compactMap { $0 }
         if !notes.isEmpty { table.say(notes.joined(separator: "; ")) }
-    }
-
-    /// The thumbnails' kitty images, when the terminal shows them with placeholders and in 256 colours or more (the
-    /// image id is carried by the colour).
-    private static func makeImages(for terminal: Terminal, pipeline: ImagePipeline?) -> TerminalImages? {
-        let graphics = terminal.graphics
-        guard let pipeline, graphics.kittyThumbnails, let cellPixels = graphics.cellPixels,
-              terminal.colorCount >= 256 else { return nil }
-        let images = TerminalImages(pipeline: pipeline, cellPixels: cellPixels,
-                                    form: terminal.colorCount >= ColorSetup.direct ? .direct : .palette256,
-                                    insideTmux: graphics.tmuxPassthrough) { [weak terminal] bytes in
-            terminal?.send(bytes)
-        }
-        terminal.onGraphicsReply = { [weak images] response in images?.handle(response) }
-        return images
-    }
-
-    /// The detail pane's pixels, when the terminal draws sixel or iTerm2 images and its cell size is known.
-    private static func makeDetailPixels(for terminal: Terminal, pipeline: ImagePipeline?) -> DetailPanePixels? {
-        let graphics = terminal.graphics
-        guard let pipeline, let cellPixels = graphics.cellPixels, let form = DetailPanePixels.form(for: graphics)
-        else { return nil }
-        return DetailPanePixels(form: form, cellPixels: cellPixels, pipeline: pipeline,
-                                insideTmux: graphics.tmuxPassthrough) { [weak terminal] bytes in terminal?.send(bytes) }
-    }
-
-    /// Why kitty thumbnails are not shown although the terminal has them, for the status line.
-    private var pixelsNote: String? {
-        guard images == nil, split == nil, terminal.graphics.kittyThumbnails, terminal.colorCount < 256 else { return nil }
-        return "Thumbnails as text: kitty images need 256 colours or more"
     }
 
     /// Runs until the user quits or a signal ends the program; restores the terminal and returns the exit status.
@@ -137,7 +113,7 @@ public final class App {
         resizeTables()
         for table in tables { table.onChange { [weak self] in self?.setNeedsFrame() } }
         images?.onChange = { [weak self] in self?.setNeedsFrame() }
-        detailPixels?.onReady = { [weak self] in self?.setNeedsFrame() }
+        pictures?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
         drawFrame()
@@ -149,7 +125,7 @@ public final class App {
             }
         }
         for table in tables { table.cancelAll() }
-        detailPixels?.cancel()
+        pictures?.cancel()
         return status
     }
 
@@ -202,7 +178,7 @@ public final class App {
         guard exitStatus == nil else { return }
         // kitty keeps images per screen: the shell's screen must not keep ours. They are sent again on resume.
         images?.deleteAll()
-        detailPixels?.deleteImage()
+        pictures?.leaveScreen()
         terminal.suspendProcess()
         redrawAll()
     }
@@ -226,13 +202,13 @@ public final class App {
     private func followCellPixels() {
         guard let cells = terminal.cellPixels else { return }
         images?.cellPixelsChanged(to: cells)
-        detailPixels?.cellPixelsChanged(to: cells)
+        pictures?.cellPixelsChanged(to: cells)
     }
 
     /// Makes the next draw repaint every cell, which also erases pictures drawn over them.
     private func invalidateScreen() {
         terminal.invalidate()
-        detailPixels?.screenRepainted()
+        pictures?.screenRepainted()
     }
 
     /// Ends the loop choosing `items` (as a picker's Enter does), with exit status 0.
@@ -256,7 +232,7 @@ public final class App {
         spinnerTimer?.cancel()
         spinnerTimer = nil
         images?.deleteAll()
-        detailPixels?.deleteImage()
+        pictures?.leaveScreen()
         terminal.restore()
         let status = onRestored?(status) ?? status
         exitStatus = status
@@ -328,21 +304,22 @@ public final class App {
             table.update()
             afterUpdate?()
             guard exitStatus == nil else { return }
-            terminal.draw(table.frame())
-            drawDetailPixels()
+            drawTable()
         }
         updateSpinner()
         autoplay?.frameDrawn(hasRows: !tables.contains(where: \.isWaitingForPage),
                              settled: tables.allSatisfy(\.isSettled))
     }
 
-    /// Draws the detail pane's picture in pixels over the frame just drawn, when it changed; first repaints the
-    /// screen when pixels of another picture (or of a closed pane) are on it.
-    private func drawDetailPixels() {
-        guard let detailPixels, detailPixels.frameDrawn(table.detailPicture) else { return }
-        invalidateScreen()
+    /// Draws the table's frame with its pictures in pixels: the lines of pictures that left are repainted with the
+    /// text, then the pictures wanted and not yet on screen are sent over it.
+    private func drawTable() {
+        guard let pictures else { return terminal.draw(table.frame()) }
+        let thumbnails = Self.picturesThumbnails(terminal.graphics)
+        let shown = table.screenPictures.filter { thumbnails || $0.owner == .pane }
+        for lines in pictures.frameWill(show: shown, flying: table.isScrollFlying) { terminal.repaint(lines: lines) }
         terminal.draw(table.frame())
-        _ = detailPixels.frameDrawn(table.detailPicture)
+        pictures.frameDrawn()
     }
 
     private func updateSpinner() {

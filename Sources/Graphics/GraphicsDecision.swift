@@ -105,9 +105,9 @@ public enum GraphicsDecision {
             return .text(note: "Pictures as text: tmux's client lacks 24-bit colour "
                          + "(set -as terminal-features ',*:RGB')")
         }
-        if capabilities.graphics == .kitty && capabilities.kittyPlacement == .direct {
-            capabilities.note = "Thumbnails as text: this terminal's kitty graphics have direct placements, "
-                + "no Unicode placeholders"
+        if capabilities.graphics == .kitty && capabilities.kittyPlacement == .direct && environment.insideTmux {
+            capabilities.note = "Thumbnails as text: inside tmux kitty images need Unicode placeholders, "
+                + "which this terminal lacks"
         }
         return capabilities
     }

@@ -19,9 +19,34 @@ public enum KittyCommands {
                               quiet: Quiet = .errorsOnly,
                               encoding: KittyPayload.Encoding = KittyPayload.preferred) -> [[UInt8]] {
         let pixels = KittyPayload(bitmap, encoding: encoding)
-        let payload = Base64.encode(pixels.bytes)
         let keys = "a=T,\(virtual ? "U=1" : "C=1"),\(pixels.keys),i=\(id),c=\(columns),r=\(rows)"
             + ",q=\(quiet.rawValue)"
+        return chunked(keys, payload: Base64.encode(pixels.bytes), quiet: quiet)
+    }
+
+    /// Uploads `bitmap` as image `id` without showing it (`a=t`), for direct placements (`place`): chunked as
+    /// `upload` is.
+    public static func transmit(_ bitmap: Bitmap, id: UInt32, quiet: Quiet = .errorsOnly,
+                                encoding: KittyPayload.Encoding = KittyPayload.preferred) -> [[UInt8]] {
+        let pixels = KittyPayload(bitmap, encoding: encoding)
+        return chunked("a=t,\(pixels.keys),i=\(id),q=\(quiet.rawValue)", payload: Base64.encode(pixels.bytes),
+                       quiet: quiet)
+    }
+
+    /// Shows image `id` at the cursor over `columns` x `rows` cells as placement `placement`, the cursor left
+    /// where it was (`C=1`); the same ids again move the placement instead of adding one.
+    public static func place(id: UInt32, placement: UInt32, columns: Int, rows: Int,
+                             quiet: Quiet = .errorsOnly) -> [UInt8] {
+        command("a=p,i=\(id),p=\(placement),c=\(columns),r=\(rows),C=1,q=\(quiet.rawValue)", payload: [])
+    }
+
+    /// Deletes one placement of image `id` and keeps the image's data for the next (`a=d,d=i`).
+    public static func delete(id: UInt32, placement: UInt32) -> [UInt8] {
+        command("a=d,d=i,i=\(id),p=\(placement),q=2", payload: [])
+    }
+
+    /// `keys` on the first of the payload's 4096-byte chunks, `m=1` on all but the last.
+    private static func chunked(_ keys: String, payload: [UInt8], quiet: Quiet) -> [[UInt8]] {
         var commands: [[UInt8]] = []
         var start = 0
         repeat {

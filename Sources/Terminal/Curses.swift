@@ -95,6 +95,13 @@ final class CursesScreen: CursesSurface {
         clearok(cnc_stdscr(), true)
     }
 
+    /// Has the next refresh rewrite every cell of `lines`, changed or not: pictures in pixels drawn over them are
+    /// gone after it (curses otherwise writes only the cells it believes changed).
+    func repaint(lines: Range<Int>) {
+        guard !lines.isEmpty else { return }
+        wredrawln(cnc_stdscr(), Int32(lines.lowerBound), Int32(lines.count))
+    }
+
     /// Writes `bytes` after what curses has drawn so far.
     func send(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { cnc_send(output, $0.baseAddress, $0.count) }

@@ -195,6 +195,13 @@ public final class Terminal {
         curses.send(bytes)
     }
 
+    /// Makes the next draw rewrite every cell of `lines` (clipped to the screen), changed or not: what a picture in
+    /// pixels (sixel, iTerm2) drew there is erased before anything else is drawn there.
+    public func repaint(lines: Range<Int>) {
+        guard isOpen else { return }
+        curses.repaint(lines: lines.clamped(to: 0..<size.rows))
+    }
+
     /// Forgets what is on screen, so the next draw repaints every cell (after a resize or a stray write).
     public func invalidate() {
         writer.forget()

@@ -40,6 +40,9 @@ struct KittyEndToEndTests {
 
     static let placeholder = "\u{10EEEE}"
 
+    /// The placement id of the detail pane's picture (`TerminalPictures`).
+    static let panePlacement: UInt32 = 0xFFFF
+
     /// The detail pane's picture in kitty: one image placed at its cell (not a virtual placement: the pane does not
     /// scroll it), fitted to the text art's footprint in 10x20-pixel cells, sent once, and deleted when the pane
     /// closes, before the screen is repainted.
@@ -48,17 +51,21 @@ struct KittyEndToEndTests {
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("1 / ") })
         terminal.type("\r")
-        let placed = await terminal.wait { $0.uploads.contains { !$0.virtual } }
+        // Uploaded (`a=t`), then placed at its cell with the pane's placement id.
+        let placed = await terminal.wait { $0.placements.contains { $0.key.placement == Self.panePlacement } }
         #expect(placed, "the pane's picture is uploaded and placed")
-        let pane = try #require(terminal.snapshot.uploads.first { !$0.virtual })
+        let placement = try #require(terminal.snapshot.placements.first { $0.key.placement == Self.panePlacement })
+        let pane = try #require(terminal.snapshot.uploads.first { $0.id == placement.key.image })
+        #expect(!pane.virtual)
         let perPixel = pane.format == 24 ? 3 : 4
         #expect(pane.pixels?.count == pane.width * pane.height * perPixel, "chunks join to whole pixels")
-        #expect(pane.width <= pane.columns * 10 && pane.height <= pane.rows * 20)
+        let (columns, rows) = (placement.columns, placement.rows)
+        #expect(pane.width <= columns * 10 && pane.height <= rows * 20)
         // The picture is never enlarged, so it may be smaller than its cells; kitty scales it onto them, so its
         // shape must be theirs.
-        let shape = Double(pane.width) / Double(pane.height), cells = Double(pane.columns * 10) / Double(pane.rows * 20)
-        #expect(abs(shape / cells - 1) < 0.15, "\(pane.width)x\(pane.height) on \(pane.columns)x\(pane.rows) cells")
-        #expect(pane.columns > 12 || pane.rows > 5, "larger than a thumbnail: \(pane.columns)x\(pane.rows)")
+        let shape = Double(pane.width) / Double(pane.height), cells = Double(columns * 10) / Double(rows * 20)
+        #expect(abs(shape / cells - 1) < 0.15, "\(pane.width)x\(pane.height) on \(columns)x\(rows) cells")
+        #expect(columns > 12 || rows > 5, "larger than a thumbnail: \(columns)x\(rows)")
         #expect(!terminal.snapshot.uploads.map(\.id).filter { $0 != pane.id }.contains(pane.id))
         // Scrolling the pane's text sends the frame, not the picture again.
         let before = terminal.snapshot.output.count

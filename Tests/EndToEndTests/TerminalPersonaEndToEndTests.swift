@@ -47,27 +47,29 @@ struct TerminalPersonaEndToEndTests {
     }
 
     /// kitty 0.26.5 answers the plain query and drops one with a key it does not know, unanswered: as its parser
-    /// does. An upload as a virtual placement (`U=1`) is dropped the same way.
+    /// does. So it gets direct placements (`a=t`, then `a=p` per picture), never a virtual placement.
     @Test func kittyWithoutPlaceholdersIgnoresTheirKey() async throws {
         let terminal = try PtyTerminal(program: try TmuxSession.binary(),
                                        arguments: DemoEndToEndTests.fastDemo, environment: ["COLORTERM": "truecolor"],
                                        columns: 100, rows: 30, persona: .kittyDirect)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("direct placements") && $0.text.contains("1 / ") },
-                "the status line says what the terminal has")
+        #expect(await terminal.wait { $0.text.contains("1 / ") })
         #expect(terminal.snapshot.repliesWritten == 4, "kitty query, cell size, version, DA1: not the U=1 query")
-        // The detail pane places its picture at its cell (a=T without U=1): a placement the terminal records.
+        // The list's thumbnails are direct placements; the detail pane covers them and places its own picture.
+        #expect(await terminal.wait { !$0.placements.isEmpty }, "the thumbnails placed")
         terminal.type("\r")
-        #expect(await terminal.wait { $0.uploads.contains { !$0.virtual } && !$0.placements.isEmpty })
-        let pane = try #require(terminal.snapshot.uploads.first { !$0.virtual })
-        #expect(terminal.snapshot.placements.map(\.key.image) == [pane.id])
+        #expect(await terminal.wait { $0.placements.map(\.key.placement) == [KittyEndToEndTests.panePlacement] },
+                "the pane's picture alone")
         terminal.type("q")
-        #expect(await terminal.wait { $0.placements.isEmpty }, "closing the pane deletes its placement by id")
+        #expect(await terminal.wait { !$0.placements.isEmpty
+            && !$0.placements.contains { $0.key.placement == KittyEndToEndTests.panePlacement } },
+                "closing the pane deletes its placement by id; the thumbnails come back")
         terminal.type("q")
         #expect(await terminal.exitStatus() == 0)
         let end = terminal.snapshot
-        #expect(end.uploads.allSatisfy { !$0.virtual }, "no thumbnail uploads: the list keeps text art")
+        #expect(end.uploads.allSatisfy { !$0.virtual }, "no virtual placements: the terminal has no placeholders")
         #expect(KittyEndToEndTests.firstOffset(of: KittyEndToEndTests.placeholder, in: end.output) == nil)
+        #expect(end.placements.isEmpty, "none left after q")
     }
 
     /// iTerm2 lists sixel, but gets its own inline images: the detail pane's picture is one, sized in cells, and

@@ -85,6 +85,8 @@ final class ThumbnailBinder {
            let first = rows.first?.0, let last = rows.last?.0 {
             let up = pace.movingUp
             pool.freeLoading(flownPast: { up ? $0 > last : $0 < first }, standing: loader.download(of:))
+            // Pictures in pixels wait for the screen the scroll stops on: wake then, prefetching or not.
+            if let rest = pace.restsAt(after: now) { wake(at: rest, now: now) }
         }
         if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures) }
         if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
@@ -121,6 +123,11 @@ final class ThumbnailBinder {
             }
         }
         pictures.onScreen(shown)
+    }
+
+    /// Whether the rows pass faster than they can be seen now (`PrefetchWindow.isFlying`).
+    func isFlying(rowsOnScreen: Int) -> Bool {
+        PrefetchWindow.isFlying(rowsOnScreen: rowsOnScreen, rowsPerSecond: pace.rowsPerSecond(at: clock()))
     }
 
     /// Loads an item's thumbnail again, a remembered failure forgotten, if a slot shows it. Returns whether one does.

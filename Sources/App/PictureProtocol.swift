@@ -1,0 +1,50 @@
+import Codecs
+import Graphics
+import Pixels
+import Table
+
+/// One terminal protocol's way of drawing a picture in pixels over its text art's cells (`TerminalPictures` decides
+/// what to draw and when; this says how): sixel, an iTerm2 inline image, a kitty direct placement. A new protocol,
+/// or a terminal's quirk, is one more of these.
+@MainActor
+protocol PictureProtocol: AnyObject, Sendable {
+    /// Whether a picture stays until text is written over its cells (sixel, iTerm2): the adapter then has its lines
+    /// repainted when it leaves, and sends again the pictures a repaint erased. False where a picture is removed by
+    /// a command (kitty), text under it or not.
+    var erasedByRepaint: Bool { get }
+    /// The pixel box a picture at `footprint` is fetched and fitted into, for cells of `cell` pixels; nil when it
+    /// cannot be drawn at that size.
+    func box(for footprint: PictureFootprint, cell: CellPixelSize) -> PixelSize?
+    /// Encodes the fitted bitmap for `footprint`; `id` names it to the terminal where the protocol has ids. Runs off
+    /// the main actor, once per picture and size: the result is kept and sent again as often as it is shown.
+    nonisolated func encode(_ bitmap: Bitmap, footprint: PictureFootprint, id: UInt32) -> [UInt8]?
+    /// The bytes that draw `picture` at `footprint` (the cursor put back where curses left it), as placement
+    /// `placement` (an id per owner, for protocols that move and delete placements).
+    func show(_ picture: EncodedPicture, at footprint: PictureFootprint, placement: UInt32) -> [UInt8]
+    /// The bytes that take placement `placement` of `picture` off the screen; empty when only a repaint can.
+    func remove(_ picture: EncodedPicture, placement: UInt32) -> [UInt8]
+    /// The bytes that make the terminal forget `picture` (no longer kept: evicted, or the screen is left).
+    func forget(_ picture: EncodedPicture) -> [UInt8]
+}
+
+/// A picture encoded for the terminal at one size, kept to be sent again.
+struct EncodedPicture: Sendable {
+    /// Its id to the terminal (kitty), unique in the run.
+    var id: UInt32
+    var bytes: [UInt8]
+}
+
+extension PictureProtocol {
+    /// `bytes` written at the footprint's top left cell, the cursor saved before and restored after (curses believes
+    /// it where it left it).
+    func atCell(_ footprint: PictureFootprint, _ bytes: [UInt8]) -> [UInt8] {
+        Array("\u{1B}7\u{1B}[\(footprint.y + 1);\(footprint.x + 1)H".utf8) + bytes + Array("\u{1B}8".utf8)
+    }
+
+    /// The footprint's cells in pixels, within `PictureCeiling`; nil for a size no picture has.
+    func cellsBox(_ footprint: PictureFootprint, cell: CellPixelSize) -> PixelSize? {
+        guard footprint.columns > 0, footprint.rows > 0, cell.width > 0, cell.height > 0 else { return nil }
+        let box = PictureCeiling.box(width: footprint.columns * cell.width, height: footprint.rows * cell.height)
+        return PixelSize(width: box.width, height: box.height)
+    }
+}

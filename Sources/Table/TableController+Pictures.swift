@@ -1,0 +1,44 @@
+import Cells
+import FoundationEssentials
+
+/// The pictures the frame shows and where: what the App's terminal pictures (sixel, iTerm2, kitty placements) draw
+/// over the text art after each frame.
+extension TableController {
+    /// Each visible row (or grid cell) whose thumbnail's text art is painted, at its text art's cells, and the
+    /// detail pane's picture; read after `update()`, as `frame()` is. A row cut by the list area's bottom, covered by
+    /// the reuse overlay (or, in the grid, tagged by it) or under the help, a pane or the filter's list is left out:
+    /// a picture is shown whole or not at all.
+    public var screenPictures: [ScreenPicture] {
+        let model = frameModel
+        if let pane = model.detailPicture {
+            return [ScreenPicture(owner: .pane, url: pane.url, footprint: pane.footprint)]
+        }
+        switch screen.beneath {
+        case .list, .filter: break
+        case .detail, .pageFailure, .help: return []
+        }
+        guard !screen.isHelp, let box = listLayout.thumbnailBox, !(showingReuseOverlay && listLayout.grid != nil)
+        else { return [] }
+        let area = model.listArea
+        let bottom = area.y + area.height - model.overlayLines
+        var pictures: [ScreenPicture] = []
+        for place in model.placed {
+            guard let index = itemIndex(forRow: place.row), let slot = pool.slot(forItem: index),
+                  let url = slot.imageURL, case .loaded(let art) = slot.thumbnail else { continue }
+            // Where `ThumbnailView` centres the text art in the box: column 2 of a list row, 1 of a grid cell.
+            let x = area.x + place.x + (listLayout.grid == nil ? 2 : 1) + (box.columns - art.width) / 2
+            let y = area.y + place.y + (box.rows - art.height) / 2
+            guard art.width > 0, art.height > 0, y >= area.y, y + art.height <= bottom else { continue }
+            pictures.append(ScreenPicture(owner: .slot(id: slot.id, generation: slot.bindingGeneration), url: url,
+                                          footprint: PictureFootprint(x: x, y: y, columns: art.width,
+                                                                      rows: art.height)))
+        }
+        return pictures
+    }
+
+    /// Whether the rows are flying past (a held key, a fast wheel): pictures in pixels wait for the screen the
+    /// scroll stops on (the table wakes itself when it comes to rest).
+    public var isScrollFlying: Bool {
+        binder.isFlying(rowsOnScreen: frameModel.visibleRows.count)
+    }
+}
