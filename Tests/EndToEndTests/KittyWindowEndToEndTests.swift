@@ -29,10 +29,15 @@ struct KittyWindowEndToEndTests {
         #expect(check.passes(likeness: WindowRun.likeness), "\(check)")
         let other = ScreenCheck.difference(shot, at: astronaut.drawn, from: try pictures.source("chelsea.png"))
         #expect(other > 3 * check.differences[0].difference, "another photo's difference there: \(other)")
-        // Esc: the placement is deleted, the list is back, and no picture pixel stays.
+        // Esc: the placement is deleted, the list is back with its thumbnails (each its own picture), and no pixel of
+        // the pane's picture stays.
         try run.tty.type("\u{1B}")
-        #expect(try run.waitForCheck("kitty: no picture after Esc", []).1.ghostPixels == 0)
         try run.waitForList()
+        let thumbnails = try run.waitForPictures("kitty: the list after Esc", try pictures.all(maxSide: 200),
+                                                 minimum: 2) {
+            $0[0].name == "astronaut.png" && $0[0].drawn.width < astronaut.drawn.width
+        }
+        #expect(thumbnails.count >= 2, "\(thumbnails)")
         try run.tty.type("q")
         #expect(try run.program.waitForExit() == 0)
         #expect(try run.waitForCheck("kitty: no picture after quitting", []).1.ghostPixels == 0)

@@ -12,6 +12,10 @@ final class WindowRun {
     /// The largest difference from its source (`ScreenCheck`) a picture drawn right has. Measured: 0.8-2 for the
     /// demo's photos; 20-40 for another photo there, a missing or a shifted one.
     static let likeness = 10.0
+    /// The same for a thumbnail found on the screen (`waitForPictures`): measured 2-6 at 84-186 pixels a side, but
+    /// 10.5-12.2 at 36-72 (an 80x24 list), where the sixel's palette and dithering weigh more. Each is also named
+    /// after the source it is nearest to, and the names must come in the folder's order.
+    static let thumbnailLikeness = 16.0
     static let background = RGBA(r: 0x20, g: 0x40, b: 0x60)
     static let white = RGBA(r: 255, g: 255, b: 255), black = RGBA(r: 0, g: 0, b: 0)
     /// Every colour xterm draws a program's text in when the program uses none (`--color none`), measured: its
@@ -83,5 +87,32 @@ final class WindowRun {
         try tty.write("\u{1B}[8;\(rows);\(columns)t")
         self.columns = columns
         self.rows = rows
+    }
+
+    /// The first screen whose pictures, found from the screen (`PictureRegion`), are each like a picture of
+    /// `sources` (each another one, in the sources' order: the list and the grid show items in order, though a
+    /// picture cut by the screen's bottom is left out), start at a cell's corner, number at least `minimum`, and
+    /// that `accepts`; the regions, named.
+    func waitForPictures(_ what: String, _ sources: [(name: String, bitmap: Bitmap)], minimum: Int = 1,
+                         accepts: ([PictureRegion]) -> Bool = { _ in true }) throws -> [PictureRegion]
+    {
+        var last: [PictureRegion] = []
+        _ = try screen.waitForScreen(what, failure: { "pictures: \(last)" }) { shot in
+            // In reading order: a grid's row is one band however its pictures are placed up and down in it.
+            let regions = PictureRegion.find(in: shot, columns: columns, rows: rows, geometry: geometry, text: text)
+                .map { $0.named(from: sources, in: shot) }
+                .sorted { a, b in
+                    let sameBand = a.cells.y < b.cells.y + b.cells.height && b.cells.y < a.cells.y + a.cells.height
+                    return sameBand ? a.cells.x < b.cells.x : a.cells.y < b.cells.y
+                }
+            last = regions
+            let order = regions.compactMap { region in sources.firstIndex { $0.name == region.name } }
+            return regions.count >= minimum && regions.allSatisfy { $0.difference < Self.thumbnailLikeness }
+                && order.count == regions.count && zip(order, order.dropFirst()).allSatisfy { $1 > $0 }
+                && regions.allSatisfy { (($0.drawn.x - geometry.originX) % geometry.cellWidth,
+                                         ($0.drawn.y - geometry.originY) % geometry.cellHeight) == (0, 0) }
+                && accepts(regions)
+        }
+        return last
     }
 }

@@ -114,17 +114,23 @@ struct XtermSixelEndToEndTests {
         }
         let tty = try program.tty()
         try tty.type("\r")
-        let withPicture = try xterm.waitForScreen("the pane's picture in pixels") { Self.colours(in: $0, screen) > 64 }
         // The picture starts at a cell's corner, inside the pane's left half (its image area at 100 columns; the
-        // header and the two bottom lines are left out).
+        // header and the two bottom lines are left out). It is far wider than the list's thumbnails (12 columns,
+        // 72 pixels), pictures too.
         let imageArea = XtermSession.cellRect(column: 0, row: 1, columns: 51, rows: 27)
+        let withPicture = try xterm.waitForScreen("the pane's picture in pixels") {
+            (Self.colourfulBox(in: $0, imageArea)?.width ?? 0) > 150
+        }
         let colourful = try #require(Self.colourfulBox(in: withPicture, imageArea))
         #expect((colourful.x - 2) % XtermSession.cellWidth == 0 && (colourful.y - 2) % XtermSession.cellHeight == 0,
                 "at a cell's corner: \(colourful)")
         #expect(colourful.x + colourful.width <= 2 + 51 * XtermSession.cellWidth, "in the image area: \(colourful)")
-        // q closes the pane: the screen is repainted and no pixels of the picture stay.
+        // q closes the pane: the screen is repainted and no pixels of the picture stay; the list's thumbnails,
+        // pictures too, are much narrower (XtermListGridEndToEndTests checks them).
         try tty.type("q")
-        _ = try xterm.waitForScreen("the pane's pixels gone") { Self.colours(in: $0, screen) <= 4 }
+        _ = try xterm.waitForScreen("the pane's pixels gone") {
+            (Self.colourfulBox(in: $0, imageArea)?.width ?? 0) < colourful.width / 2
+        }
     }
 
     static func contains(_ colour: RGBA, in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
