@@ -35,6 +35,9 @@ final class TerminalPictures {
 
     /// The most bytes of encoded pictures kept to send again: about ten screens of large sixel thumbnails.
     static let maxBytes = 64 << 20
+    /// The most pictures kept: kitty holds each one's pixels unpacked, and must never drop one on its own (its
+    /// quota is 320 MB); 400 thumbnails of 240x240 are 92 MB.
+    static let maxPictures = 400
 
     private let form: any PictureProtocol
     private var cellPixels: CellPixelSize
@@ -82,25 +85,28 @@ final class TerminalPictures {
             task.cancel()
             loads[key] = nil
         }
-        var lines: [Range<Int>] = []
-        var bytes: [UInt8] = []
-        for (owner, old) in shown where byOwner[owner] != old.picture {
-            shown[owner] = nil
-            placeAgain = true
-            if form.erasedByRepaint {
-                lines.append(old.picture.footprint.lines)
-            } else if let next = byOwner[owner], key(for: next) == old.key, !flying {
-                continue  // placed again at its new place after the frame: the same ids move it
-            } else if let entry = kept[old.key] {
-                bytes += form.remove(entry.picture, placement: placement(of: owner))
-            }
+        let leaving = shown.filter { byOwner[$0.key] != $0.value.picture }
+        guard !leaving.isEmpty else { return [] }
+        placeAgain = true
+        if form.erasedByRepaint {
+            // Every line with pixels on it is repainted, those that stay too: curses may scroll a region to move
+            // rows (its hash of the lines it believes on screen), and pixels move with the scrolled text. A
+            // repainted line's old content is unknown to curses, so whatever moves onto it is rewritten, which
+            // erases it; the pictures that stay are sent again after the frame.
+            let lines = shown.values.map(\.picture.footprint.lines)
+            shown.removeAll()
+            return lines
         }
-        // A repaint erases every picture drawn across those lines: they are sent again after the frame.
-        for (owner, other) in shown where lines.contains(where: { $0.overlaps(other.picture.footprint.lines) }) {
+        var bytes: [UInt8] = []
+        for (owner, old) in leaving {
             shown[owner] = nil
+            if let next = byOwner[owner], key(for: next) == old.key, !flying {
+                continue  // placed again at its new place after the frame: the same ids move it
+            }
+            if let entry = kept[old.key] { bytes += form.remove(entry.picture, placement: placement(of: owner)) }
         }
         write(bytes)
-        return lines
+        return []
     }
 
     /// After the frame's text is drawn: sends each wanted picture that is ready and not on screen at its place,
@@ -235,14 +241,14 @@ final class TerminalPictures {
         rejected.insert(key)
     }
 
-    /// Forgets the least recently used pictures not on screen while more than `maxBytes` are kept.
+    /// Forgets the least recently used pictures not on screen while more than `maxBytes` or `maxPictures` are kept.
     private func evictIfNeeded() -> [UInt8] {
-        guard keptBytes > Self.maxBytes else { return [] }
+        guard keptBytes > Self.maxBytes || kept.count > Self.maxPictures else { return [] }
         let onScreen = Set(shown.values.map(\.key))
         var bytes: [UInt8] = []
         let oldestFirst = kept.filter { !onScreen.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
         for (key, entry) in oldestFirst {
-            guard keptBytes > Self.maxBytes else { break }
+            guard keptBytes > Self.maxBytes || kept.count > Self.maxPictures else { break }
             bytes += form.forget(entry.picture)
             keptBytes -= entry.picture.bytes.count
             kept[key] = nil

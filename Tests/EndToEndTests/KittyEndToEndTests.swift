@@ -203,7 +203,8 @@ struct KittyEndToEndTests {
         #expect(await terminal.exitStatus() == 0)
     }
 
-    @Test(arguments: [PtyTerminal.Persona.silent, .garbage, .sixel, .late])
+    /// (A sixel terminal gets sixel pictures: `PixelThumbnailsPtyEndToEndTests`.)
+    @Test(arguments: [PtyTerminal.Persona.silent, .garbage, .late])
     func terminalsWithoutKittyGetTextArtAndNoGraphicsBytes(_ persona: PtyTerminal.Persona) async throws {
         let terminal = try start(persona)
         defer { kill(terminal.pid, SIGKILL) }
@@ -219,6 +220,7 @@ struct KittyEndToEndTests {
         let after = Array(output[screen...])
         #expect(Self.firstOffset(of: "\u{1B}_G", in: after) == nil, "no kitty command once the table is up")
         #expect(Self.firstOffset(of: "\u{1B}P", in: after) == nil, "no sixel or passthrough")
+        #expect(Self.firstOffset(of: "\u{1B}]1337;", in: after) == nil, "no iTerm2 image")
         #expect(Self.firstOffset(of: Self.placeholder, in: after) == nil)
         #expect(terminal.snapshot.uploads.isEmpty)
     }

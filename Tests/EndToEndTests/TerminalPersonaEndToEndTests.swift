@@ -80,9 +80,12 @@ struct TerminalPersonaEndToEndTests {
                                        columns: 100, rows: 30, persona: .iterm2)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("1 / ") })
+        // The list's thumbnails are inline images too: the pane's is the first after Enter.
+        let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
-        #expect(await terminal.wait { !$0.inlineImages.isEmpty }, "the pane's picture as an iTerm2 image")
-        let image = try #require(terminal.snapshot.inlineImages.first)
+        #expect(await terminal.wait { $0.inlineImages.contains { $0.offset > beforePane } },
+                "the pane's picture as an iTerm2 image")
+        let image = try #require(terminal.snapshot.inlineImages.first { $0.offset > beforePane })
         #expect(image.arguments["inline"] == "1" && (image.payloadBytes ?? 0) > 100)
         #expect(Int(image.arguments["width"] ?? "") ?? 0 > 12, "\(image.arguments)")
         terminal.type("q")
