@@ -96,17 +96,13 @@ struct XtermSixelEndToEndTests {
         return seen.count
     }
 
-    @Test(.enabled(if: XtermSession.canType, "the kernel refuses TIOCSTI, which types into the xterm"))
+    @Test(.enabled(if: TerminalTTY.canType, "the kernel refuses TIOCSTI, which types into the xterm"))
     func theDetailPaneShowsItsPictureInPixelsAndClearsItWhenItCloses() throws {
         // Text art in monochrome (--color none): the text art has the two colours of xterm's text, so many colours
         // in the pane can only be the picture in pixels. Detection is automatic (xterm answers sixel in DA1 and its
         // cell size to CSI 16 t).
-        let ttyFile = FileManager.default.temporaryDirectory.appendingPathComponent("tt-\(UUID().uuidString).tty").path
-        defer { unlink(ttyFile) }
-        let demo = [try TmuxSession.binary()] + DemoEndToEndTests.fastDemo + ["--color", "none"]
-        let command = "tty > \(ttyFile).part && mv \(ttyFile).part \(ttyFile); exec env TERM=xterm "
-            + demo.map(TmuxSession.quote).joined(separator: " ")
-        let xterm = try XtermSession(command: command, columns: 100, rows: 30, background: "#204060")
+        let program = try TerminalProgram(DemoEndToEndTests.fastDemo + ["--color", "none"])
+        let xterm = try XtermSession(command: program.command, columns: 100, rows: 30, background: "#204060")
         defer { xterm.close() }
         let screen = XtermSession.cellRect(column: 0, row: 0, columns: 100, rows: 30)
         // The table is up once the first row is selected: its third line is drawn on the selection's grey.
@@ -116,19 +112,25 @@ struct XtermSixelEndToEndTests {
             Self.colours(in: shot, screen) > 1 && !Self.contains(RGBA(r: 0, g: 0, b: 0), in: shot, screen)
                 && Self.colourfulBox(in: shot, selected) != nil
         }
-        let tty = try String(contentsOfFile: ttyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        try XtermSession.type("\r", intoTTY: tty)
-        let withPicture = try xterm.waitForScreen("the pane's picture in pixels") { Self.colours(in: $0, screen) > 64 }
+        let tty = try program.tty()
+        try tty.type("\r")
         // The picture starts at a cell's corner, inside the pane's left half (its image area at 100 columns; the
-        // header and the two bottom lines are left out).
+        // header and the two bottom lines are left out). It is far wider than the list's thumbnails (12 columns,
+        // 72 pixels), pictures too.
         let imageArea = XtermSession.cellRect(column: 0, row: 1, columns: 51, rows: 27)
+        let withPicture = try xterm.waitForScreen("the pane's picture in pixels") {
+            (Self.colourfulBox(in: $0, imageArea)?.width ?? 0) > 150
+        }
         let colourful = try #require(Self.colourfulBox(in: withPicture, imageArea))
         #expect((colourful.x - 2) % XtermSession.cellWidth == 0 && (colourful.y - 2) % XtermSession.cellHeight == 0,
                 "at a cell's corner: \(colourful)")
         #expect(colourful.x + colourful.width <= 2 + 51 * XtermSession.cellWidth, "in the image area: \(colourful)")
-        // q closes the pane: the screen is repainted and no pixels of the picture stay.
-        try XtermSession.type("q", intoTTY: tty)
-        _ = try xterm.waitForScreen("the pane's pixels gone") { Self.colours(in: $0, screen) <= 4 }
+        // q closes the pane: the screen is repainted and no pixels of the picture stay; the list's thumbnails,
+        // pictures too, are much narrower (XtermListGridEndToEndTests checks them).
+        try tty.type("q")
+        _ = try xterm.waitForScreen("the pane's pixels gone") {
+            (Self.colourfulBox(in: $0, imageArea)?.width ?? 0) < colourful.width / 2
+        }
     }
 
     static func contains(_ colour: RGBA, in shot: Bitmap, _ area: (x: Int, y: Int, width: Int, height: Int)) -> Bool {
