@@ -93,9 +93,13 @@ final class TerminalPictures {
             // rows (its hash of the lines it believes on screen), and pixels move with the scrolled text. A
             // repainted line's old content is unknown to curses, so whatever moves onto it is rewritten, which
             // erases it; the pictures that stay are sent again after the frame.
-            let lines = shown.values.map(\.picture.footprint.lines)
+            // Curses' repaint alone is not enough: it writes a run of blanks as "erase to the end of the line" or
+            // skips them, which xterm does not take as text written over a picture (a grid's pane picture stayed
+            // between two thumbnails after Esc). So the pictures' cells are first written over with spaces here.
+            let footprints = shown.values.map(\.picture.footprint)
+            write(Self.blanks(over: footprints))
             shown.removeAll()
-            return lines
+            return footprints.map(\.lines)
         }
         var bytes: [UInt8] = []
         for (owner, old) in leaving {
@@ -260,6 +264,23 @@ final class TerminalPictures {
         guard !bytes.isEmpty else { return }
         bytesSent += bytes.count
         send(bytes)
+    }
+}
+
+extension TerminalPictures {
+    /// Spaces in the default colours over every cell of `footprints`: text written over a sixel or iTerm2 picture's
+    /// cells is what erases it. The cursor and its colours are saved before (DECSC) and restored after (DECRC), so
+    /// curses' idea of both stays true; the lines are then repainted by curses with what they hold.
+    static func blanks(over footprints: [PictureFootprint]) -> [UInt8] {
+        guard !footprints.isEmpty else { return [] }
+        var bytes = Array("\u{1B}7\u{1B}[0m".utf8)
+        for footprint in footprints where footprint.columns > 0 {
+            for line in footprint.lines {
+                bytes += Array("\u{1B}[\(line + 1);\(footprint.x + 1)H".utf8)
+                bytes += [UInt8](repeating: 0x20, count: footprint.columns)
+            }
+        }
+        return bytes + Array("\u{1B}8".utf8)
     }
 }
 

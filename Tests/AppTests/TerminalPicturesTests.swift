@@ -15,6 +15,11 @@ import Testing
         var writes: [[UInt8]] = []
         var fetches: [URL] = []
         var all: String { writes.map { String(decoding: $0, as: UTF8.self) }.joined() }
+        /// What was sent after the spaces that erase pictures leaving (`TerminalPictures.blanks`).
+        var afterBlanks: String {
+            let blanks = writes.first?.starts(with: Array("\u{1B}7\u{1B}[0m".utf8)) == true
+            return (blanks ? writes.dropFirst() : writes[...]).map { String(decoding: $0, as: UTF8.self) }.joined()
+        }
     }
 
     let record = Record()
@@ -79,7 +84,12 @@ import Testing
         record.writes.removeAll()
         let lines = await frame(pictures, [picture(cat, slot: 0, y: 9)])
         #expect(lines == [3..<8], "the old place's lines are repainted")
-        #expect(record.all.hasPrefix("\u{1B}7\u{1B}[10;3H") && sixelCount(record.all) == 1)
+        // Its cells are first written over with spaces (curses may erase a run of blanks in ways that leave a
+        // picture in xterm), the colours and the cursor kept; then the picture is sent at its new place.
+        let blanks = "\u{1B}7\u{1B}[0m" + (4...8).map { "\u{1B}[\($0);3H" + String(repeating: " ", count: 12) }.joined()
+            + "\u{1B}8"
+        #expect(record.writes.first.map { String(decoding: $0, as: UTF8.self) } == blanks)
+        #expect(record.all.hasPrefix(blanks + "\u{1B}7\u{1B}[10;3H") && sixelCount(record.all) == 1)
         #expect(pictures.encodings == 1, "kept, not encoded again")
     }
 
@@ -102,7 +112,7 @@ import Testing
         #expect(pictures.onScreen.count == 2)
         record.writes.removeAll()
         #expect(Set(await frame(pictures, [right])) == [2..<7])
-        #expect(record.all.hasPrefix("\u{1B}7\u{1B}[3;21H") && sixelCount(record.all) == 1,
+        #expect(record.afterBlanks.hasPrefix("\u{1B}7\u{1B}[3;21H") && sixelCount(record.all) == 1,
                 "the right one, erased with the line, is drawn again")
     }
 
@@ -114,7 +124,7 @@ import Testing
         record.writes.removeAll()
         let lines = await frame(pictures, [picture(dog, slot: 1, y: 2)])
         #expect(Set(lines) == [2..<7, 8..<13])
-        #expect(record.all.hasPrefix("\u{1B}7\u{1B}[3;3H") && sixelCount(record.all) == 1)
+        #expect(record.afterBlanks.hasPrefix("\u{1B}7\u{1B}[3;3H") && sixelCount(record.all) == 1)
         record.writes.removeAll()
         #expect(await frame(pictures, [picture(dog, slot: 1, y: 2)]).isEmpty && record.writes.isEmpty, "then idle")
     }

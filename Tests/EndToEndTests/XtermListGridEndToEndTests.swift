@@ -23,10 +23,7 @@ struct XtermListGridEndToEndTests {
         try scenario(layout: "list")
     }
 
-    @Test(.disabled("""
-        a defect of the grid's sixel pictures (still at h-pixels 7a3139e): after the resize to 80x24, Enter and then \
-        Esc leave a strip of the pane's picture between the first two thumbnails (80x24 from the start leaves none)
-        """))
+    @Test
     func inTheGridEverySlotShowsItsOwnPictureAfterEachKeyAndNoneIsLeftBehind() throws {
         try scenario(layout: "grid")
     }
