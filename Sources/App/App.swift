@@ -311,6 +311,7 @@ public final class App {
         for lines in pictures.frameWill(show: shown, flying: table.isScrollFlying) { terminal.repaint(lines: lines) }
         terminal.draw(table.frame())
         pictures.frameDrawn()
+        table.countWrongPaints(pictures.wrongPictures)
     }
 
     private func updateSpinner() {

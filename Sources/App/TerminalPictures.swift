@@ -135,6 +135,16 @@ final class TerminalPictures {
         write(bytes)
     }
 
+    /// After `frameDrawn`: the pictures on screen that the frame does not want where they are (another URL, another
+    /// place, or an owner the frame no longer shows). Cannot happen while pictures are placed only from the frame's
+    /// wants and removed before the text moves; counted with the text art's `wrong_paints` so tests and
+    /// `--stats-file` can prove it.
+    var wrongPictures: Int {
+        var wantedBy: [PictureOwner: ScreenPicture] = [:]
+        for picture in wanted where wantedBy[picture.owner] == nil { wantedBy[picture.owner] = picture }
+        return shown.filter { wantedBy[$0.key] != $0.value.picture }.count
+    }
+
     /// Every cell was repainted (a resize, a resume): no sixel or iTerm2 picture is left on screen; kitty's
     /// placements are placed again where the next frame wants them.
     func screenRepainted() {

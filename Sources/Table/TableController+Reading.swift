@@ -75,6 +75,12 @@ extension TableController {
         slotCounters.named + extraCounters()
     }
 
+    /// Counts pictures drawn in pixels where the frame wants another (the App's audit after each frame) with the
+    /// slots' paints into the wrong row: `wrong_paints`, which must stay 0.
+    public func countWrongPaints(_ pictures: Int) {
+        pool.counters.wrongPaints += pictures
+    }
+
     /// The slots' counters now.
     public var slotCounters: SlotCounters.Snapshot {
         pool.counters.snapshot(slots: pool.slots.count)

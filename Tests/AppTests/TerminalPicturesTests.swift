@@ -47,10 +47,12 @@ import Testing
                awaitingLoad: Bool = false) async -> [Range<Int>] {
         let lines = pictures.frameWill(show: wanted, flying: flying)
         pictures.frameDrawn()
+        #expect(pictures.wrongPictures == 0, "every picture on screen is one the frame wants there")
         if awaitingLoad {
             await pictures.loadsFinished()
             _ = pictures.frameWill(show: wanted, flying: flying)
             pictures.frameDrawn()
+            #expect(pictures.wrongPictures == 0, "every picture on screen is one the frame wants there")
         }
         return lines
     }

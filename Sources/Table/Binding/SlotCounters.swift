@@ -12,7 +12,8 @@ public final class SlotCounters {
     public internal(set) var loadsCancelled = 0
     /// Results that arrived for a binding the slot no longer had, and were not painted.
     public internal(set) var staleResultsDropped = 0
-    /// Paints into a slot bound to another row than the one that asked: must stay 0.
+    /// Paints into a slot bound to another row than the one that asked, and pictures in pixels on screen where the
+    /// frame wants another (`TableController.countWrongPaints`): must stay 0.
     public internal(set) var wrongPaints = 0
 
     public init() {}
