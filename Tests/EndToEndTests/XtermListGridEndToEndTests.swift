@@ -37,13 +37,17 @@ struct XtermListGridEndToEndTests {
         let first = try run.waitForPictures("\(layout): the first screen", sources, minimum: 2) {
             $0[0].name == names[0]
         }
-        // j and k, then PgDn: a later screen of pictures (the keys are read in order, so j and k are done too).
+        // j and k, then a page down: a later screen of pictures (the keys are read in order, so j and k are done
+        // too). Pages move by Ctrl-F and Ctrl-B, PgDn's and PgUp's own bindings: TIOCSTI types a byte at a time, and
+        // on a loaded machine the test can be held up between the bytes of `ESC [ 6 ~` for longer than the
+        // program's escape delay (25 ms), which then reads a lone Esc (seen once: the PgUp never came). The
+        // escape sequences themselves are typed whole by the tmux and pty tests.
         try run.tty.type("jk")
-        try run.tty.type("\u{1B}[6~")
+        try run.tty.type("\u{06}")
         let paged = try run.waitForPictures("\(layout): PgDn", sources) { $0[0].name != names[0] }
         #expect(paged.count >= 1, "\(paged)")
         // PgUp: the first screen again.
-        try run.tty.type("\u{1B}[5~")
+        try run.tty.type("\u{02}")
         _ = try run.waitForPictures("\(layout): PgUp", sources, minimum: 2) { $0[0].name == names[0] }
         // A zoom out: smaller pictures; and in again (the first screen's are as large as the list lets them be).
         try run.tty.type("-")
