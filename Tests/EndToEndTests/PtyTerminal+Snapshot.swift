@@ -16,6 +16,8 @@ extension PtyTerminal {
         var placementEvents: [PlacementEvent]
         /// The iTerm2 inline images (`OSC 1337 ; File=`) received.
         var inlineImages: [InlineImage]
+        /// When each read of the output arrived: the output's length before it, and the time.
+        var arrivals: [(offset: Int, at: ContinuousClock.Instant)]
 
         init(_ s: State) {
             output = s.output
@@ -28,6 +30,7 @@ extension PtyTerminal {
             }
             placementEvents = s.placementEvents
             inlineImages = s.inlineImages
+            arrivals = s.arrivals
         }
 
         var text: String { String(decoding: output, as: UTF8.self) }

@@ -12,6 +12,8 @@ import TestSupport
 final class PtyTerminal: Sendable {
     struct State {
         var output: [UInt8] = []
+        /// When each read of the program's output arrived: the output's length before it, and the time.
+        var arrivals: [(offset: Int, at: ContinuousClock.Instant)] = []
         var scanner = OutputScanner()
         var uploads: [Upload] = []
         var partial: Upload?
@@ -225,7 +227,9 @@ final class PtyTerminal: Sendable {
 
     private func received(_ bytes: [UInt8]) {
         var replies: [[UInt8]] = []
+        let now = ContinuousClock.now
         let ready = state.withLock { s in
+            s.arrivals.append((s.output.count, now))
             for byte in bytes {
                 s.output.append(byte)
                 guard let sequence = s.scanner.step(byte) else { continue }
