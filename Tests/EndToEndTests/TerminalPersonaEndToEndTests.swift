@@ -80,7 +80,9 @@ struct TerminalPersonaEndToEndTests {
                                        columns: 100, rows: 30, persona: .iterm2)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("1 / ") })
-        // The list's thumbnails are inline images too: the pane's is the first after Enter.
+        // The list's thumbnails are inline images too: once the list has settled (its pictures sent), the pane's is
+        // the first after Enter. (Without the wait a thumbnail sent just before Enter was read came first.)
+        await PixelThumbnailsPtyEndToEndTests.settle(terminal)
         let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
         #expect(await terminal.wait { $0.inlineImages.contains { $0.offset > beforePane } },
