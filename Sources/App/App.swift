@@ -29,6 +29,8 @@ public final class App {
     /// The pictures drawn in pixels over their text art (sixel, iTerm2, kitty placements): the pane's, and the
     /// thumbnails' where `images` does not show them.
     private let pictures: TerminalPictures?
+    /// Whether `pictures` draws the thumbnails too, or only the pane's picture (decided once, by the terminal).
+    private let picturesDrawThumbnails: Bool
     /// What a picker's Enter chose (`TableController.Configuration.picking`), in list order; empty until then.
     public private(set) var picked: [Item] = []
     /// Called after each `update()`, before the frame is drawn: a picker looks there at what has arrived (an empty
@@ -73,6 +75,7 @@ public final class App {
         self.table = table
         images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
         pictures = Self.makePictures(for: terminal, pipeline: naive == nil ? pixels : nil)
+        picturesDrawThumbnails = Self.picturesThumbnails(terminal.graphics)
         table.showPixels(through: images)
         table.playsPaneAnimations = pictures == nil
         if let naive {
@@ -306,8 +309,7 @@ public final class App {
     /// text, then the pictures wanted and not yet on screen are sent over it.
     private func drawTable() {
         guard let pictures else { return terminal.draw(table.frame()) }
-        let thumbnails = Self.picturesThumbnails(terminal.graphics)
-        let shown = table.screenPictures.filter { thumbnails || $0.owner == .pane }
+        let shown = table.screenPictures.filter { picturesDrawThumbnails || $0.owner == .pane }
         for lines in pictures.frameWill(show: shown, flying: table.isScrollFlying) { terminal.repaint(lines: lines) }
         terminal.draw(table.frame())
         pictures.frameDrawn()

@@ -55,6 +55,8 @@ final class TerminalPictures {
     private var shown: [PictureOwner: Shown] = [:]
     /// What the frame being drawn wants, and whether the rows fly past (nothing is sent then).
     private var wanted: [ScreenPicture] = []
+    /// The same by owner (an owner's first picture, should one be listed twice).
+    private var wantedByOwner: [PictureOwner: ScreenPicture] = [:]
     private var flying = false
     /// Set when placements may have moved with the text (rows moved): after the frame each is placed again.
     private var placeAgain = false
@@ -78,14 +80,15 @@ final class TerminalPictures {
     func frameWill(show pictures: [ScreenPicture], flying: Bool) -> [Range<Int>] {
         wanted = pictures
         self.flying = flying
-        var byOwner: [PictureOwner: ScreenPicture] = [:]
-        for picture in pictures where byOwner[picture.owner] == nil { byOwner[picture.owner] = picture }
+        wantedByOwner = [:]
+        for picture in pictures where wantedByOwner[picture.owner] == nil { wantedByOwner[picture.owner] = picture }
+        let byOwner = wantedByOwner
         let wantedKeys = Set(pictures.compactMap(key(for:)))
         for (key, task) in loads where !wantedKeys.contains(key) {
             task.cancel()
             loads[key] = nil
         }
-        let leaving = shown.filter { byOwner[$0.key] != $0.value.picture }
+        let leaving = misplaced
         guard !leaving.isEmpty else { return [] }
         placeAgain = true
         if form.erasedByRepaint {
@@ -139,10 +142,11 @@ final class TerminalPictures {
     /// place, or an owner the frame no longer shows). Cannot happen while pictures are placed only from the frame's
     /// wants and removed before the text moves; counted with the text art's `wrong_paints` so tests and
     /// `--stats-file` can prove it.
-    var wrongPictures: Int {
-        var wantedBy: [PictureOwner: ScreenPicture] = [:]
-        for picture in wanted where wantedBy[picture.owner] == nil { wantedBy[picture.owner] = picture }
-        return shown.filter { wantedBy[$0.key] != $0.value.picture }.count
+    var wrongPictures: Int { misplaced.count }
+
+    /// The pictures on screen that the frame does not want where they are: before the frame, those that leave.
+    private var misplaced: [PictureOwner: Shown] {
+        shown.filter { wantedByOwner[$0.key] != $0.value.picture }
     }
 
     /// Every cell was repainted (a resize, a resume): no sixel or iTerm2 picture is left on screen; kitty's
