@@ -6,10 +6,10 @@ import Testing
 /// saying which slot moved from which row to which and the load it cancelled.
 @Suite(.serialized, .enabled(if: TmuxSession.tmuxAvailable, "tmux is not installed"))
 struct OverlayEndToEndTests {
-    /// Every request to the demo server waits 2 s and pictures download one at a time: the first screen's pictures
+    /// Every request to the demo server waits 3 s and pictures download one at a time: the first screen's pictures
     /// take seconds to arrive, time enough to scroll away from rows whose pictures are still loading. No disk cache,
     /// so a picture kept by an earlier run does not arrive at once.
-    static let slowDemo = ["demo", "--latency", "2000", "--jitter", "0", "--page-delay", "0", "--max-downloads", "1",
+    static let slowDemo = ["demo", "--latency", "3000", "--jitter", "0", "--page-delay", "0", "--max-downloads", "1",
                            "--no-disk-cache", "--reuse-overlay"]
 
     /// The selected row, from the header (" 7 / 20").
@@ -33,8 +33,9 @@ struct OverlayEndToEndTests {
     }
 
     /// The list on 80x24 and the grid on 60x24: paging down rebinds slots whose pictures are still loading.
-    @Test(arguments: [("list", 80), ("grid", 60)])
-    func scrollingFastShowsSlotsAtTheRowsAndTheirCancelledLoadsInTheLog(layout: String, columns: Int) async throws {
+    @Test(arguments: [("list", 80, 3), ("grid", 60, 2)])
+    func scrollingFastShowsSlotsAtTheRowsAndTheirCancelledLoadsInTheLog(layout: String, columns: Int,
+                                                                        pagesAStep: Int) async throws {
         let size = layout == "list" ? ["--thumb-size", "12x5"] : []
         let tmux = try TmuxSession(Self.slowDemo + ["--layout", layout] + size, columns: columns, rows: 24)
         defer { tmux.close() }
@@ -45,13 +46,16 @@ struct OverlayEndToEndTests {
         #expect(first.contains { $0.contains("wrong_paints 0 (must stay 0)") })
         #expect(first.contains { $0.contains("state: loading · painted from memory/disk or downloaded") })
 
-        // Away while the pictures still load (one download at a time, 2 s each): a screen at a time, each waited
-        // for (a page of rows takes 2 s too), until slots leave rows whose pictures had not arrived. A screen is the
-        // rows above the panel, one or two on 80x24: up to 40 of them, so the scroll outruns the downloads.
+        // Away while the pictures still load (one download at a time, 3 s each), until slots leave rows whose
+        // pictures had not arrived. A step typed one PgDn and waited for it: a step as slow as a download (a loaded
+        // machine; 6 s a step made it fail every time) let the prefetch warm the next row and the slot's own load
+        // finish before the next step, so no slot ever left a load. Each step now types several PgDns at once: the
+        // program reads them one after another, and the screens in between bind slots that start loads and leave
+        // them, whatever the machine's pace (it passed with 12 s a step).
         var row = 1
         var scrolled: [String] = []
-        for _ in 0..<40 {
-            try tmux.send("PageDown")
+        for _ in 0..<(40 / pagesAStep) {
+            try tmux.send(contentsOf: Array(repeating: "PageDown", count: pagesAStep))
             scrolled = try await tmux.waitFor("the selection past row \(row)") { (Self.headerRow($0) ?? 0) > row }
             row = Self.headerRow(scrolled) ?? row + 1
             if scrolled.contains(where: Self.isCancelLine) { break }

@@ -79,6 +79,11 @@ final class TmuxSession {
 
     /// Types keys, in tmux's names (`j`, `PageDown`, `Enter`, `Escape`, `C-d`).
     func send(_ keys: String...) throws {
+        try send(contentsOf: keys)
+    }
+
+    /// Types keys given as a list, all in one go.
+    func send(contentsOf keys: [String]) throws {
         try tmux(["send-keys", "-t", session] + keys)
     }
 
