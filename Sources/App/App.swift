@@ -190,6 +190,8 @@ public final class App {
         followCellPixels()
         resizeTables()
         invalidateScreen()
+        // The pictures were sent again (kitty's deleted on Ctrl-Z, or made for other cells): so are the pane's frames.
+        if pictures != nil { table.replayPaneAnimation() }
         drawFrame()
     }
 

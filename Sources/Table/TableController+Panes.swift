@@ -66,6 +66,13 @@ extension TableController {
         binder.pixelAnimation = frames
     }
 
+    /// Plays the detail pane's animation in pixels again from its first frame (paused if it was): after the screen
+    /// was given back and taken again, or the cells' pixel size changed, the terminal holds none of its frames.
+    public func replayPaneAnimation() {
+        guard let detail else { return }
+        binder.replayPixelAnimation(of: detail)
+    }
+
     /// Deletes the detail pane's image (and the row's thumbnail) from the memory and disk caches (the `d` key in the
     /// pane).
     public func removeDetailImageFromCache() {

@@ -66,11 +66,12 @@ struct PaneAnimationPixelsEndToEndTests {
         #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: kitty)
             .map(\.picture)).count >= 3 }, "three distinct frames in the pane")
         let playing = Self.frames(in: terminal.snapshot.output, from: beforePane, kitty: kitty)
+        let animation = try #require(playing.first).row
         #expect(Set(playing.map { [$0.row, $0.column] }).count == 1, "every frame at one place: \(playing)")
         if kitty {
             let placements = terminal.snapshot.placements
             #expect(placements.count == 1 && placements.allSatisfy {
-                $0.key.placement == KittyEndToEndTests.panePlacement && $0.key.image == UInt32(playing[0].row)
+                $0.key.placement == KittyEndToEndTests.panePlacement && $0.key.image == UInt32(animation)
             }, "the animation's image alone, at the pane's placement: \(placements)")
         } else {
             #expect(playing.allSatisfy { !thumbnailPlaces.contains([$0.row, $0.column]) },
@@ -105,8 +106,7 @@ struct PaneAnimationPixelsEndToEndTests {
         #expect(!sentAfter, "no picture bytes in the second after the pane closed")
         #expect(spent < 0.1, "\(spent) s of CPU in the second after the pane closed")
         if kitty {
-            let animation = UInt32(playing[0].row)
-            #expect(terminal.snapshot.placementEvents.contains(.deleted(image: animation, placement: nil,
+            #expect(terminal.snapshot.placementEvents.contains(.deleted(image: UInt32(animation), placement: nil,
                                                                         freesData: true)),
                     "the animation's image deleted when the pane closed")
         } else {
@@ -115,6 +115,47 @@ struct PaneAnimationPixelsEndToEndTests {
             #expect(!back.isEmpty && back.allSatisfy { picture in thumbnails.contains { $0 == picture } },
                     "only the row's thumbnail, its first frame: \(back) against \(thumbnails)")
         }
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
+    /// Ctrl-Z gives the screen back, and kitty forgets the animation's frames (its image is deleted with the others):
+    /// when the program has the screen again the animation plays again, as a new image, from its first frame.
+    @Test func afterCtrlZAndFgTheKittyAnimationPlaysAgain() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-px-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(AnimationEndToEndTests.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
+                                       arguments: ["browse", folder.path, "--no-disk-cache"],
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       persona: .kittyDirect)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("bar.gif") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: true)
+            .map(\.picture)).count >= 2 }, "the animation plays")
+        let first = try #require(Self.frames(in: terminal.snapshot.output, from: beforePane, kitty: true).first).row
+
+        let beforeStop = terminal.snapshot.output.count
+        terminal.type("\u{1A}")
+        #expect(await terminal.wait { $0.placementEvents.contains(.deleted(image: UInt32(first), placement: nil,
+                                                                           freesData: true)) },
+                "the animation's image deleted as the screen is given back")
+        // The program runs in a process group without job control here (no shell), so the kernel drops its stop
+        // signal and it carries on at once, as after fg: the screen taken again and drawn whole.
+        #expect(await terminal.wait { snapshot in
+            let again = Self.frames(in: snapshot.output, from: beforeStop, kitty: true).filter { $0.row != first }
+            return Set(again.map(\.picture)).count >= 3
+        }, "three distinct frames of a new image after fg")
+        let again = Self.frames(in: terminal.snapshot.output, from: beforeStop, kitty: true).filter { $0.row != first }
+        #expect(Set(again.map(\.row)).count == 1, "one new animation: \(again)")
+        let image = try #require(again.first).row
+        #expect(terminal.snapshot.placements.map(\.key) == [.init(image: UInt32(image),
+                                                                   placement: KittyEndToEndTests.panePlacement)],
+                "the new animation alone at the pane's placement")
+        terminal.type("q")
         terminal.type("q")
         #expect(await terminal.exitStatus() == 0)
     }

@@ -198,7 +198,7 @@ final class ThumbnailBinder {
 
     /// Plays the pane's picture when it is an animation: asks the loader (or, in pixels, `pixelAnimation`), then
     /// shows each frame in the pane.
-    private func playAnimation(of pane: DetailPane, url: URL, box: CellSize) {
+    private func playAnimation(of pane: DetailPane, url: URL, box: CellSize, paused: Bool = false) {
         let generation = paneImageGeneration
         let pixels = pixelAnimation
         guard pixels == nil || pane.pictureCells != nil else { return }
@@ -219,7 +219,23 @@ final class ThumbnailBinder {
                 pane?.animationEnded()
                 self?.changed.send()
             }
+            if paused {
+                self.paneAnimation.togglePause()
+                pane.animationPlaying(false)
+            }
         }
+    }
+
+    /// Plays the pane's animation again from its first frame, paused if it was, when one plays in pixels: the
+    /// terminal forgot its frames (the screen was given back, Ctrl-Z) or their pixel size changed (the font's).
+    func replayPixelAnimation(of pane: DetailPane) {
+        guard pixelAnimation != nil, paneAnimation.isActive, let url = pane.imageURL, let box = pane.imageBox else {
+            return
+        }
+        let paused = paneAnimation.isPaused
+        paneAnimation.stop()
+        pane.restartAnimation()
+        playAnimation(of: pane, url: url, box: box, paused: paused)
     }
 
     /// Pauses the pane's animation, or plays it again; false when none plays.

@@ -92,6 +92,11 @@ public final class DetailPane {
         animationFrame += 1
     }
 
+    /// The animation starts again from its first frame (the still picture).
+    func restartAnimation() {
+        animationFrame = 0
+    }
+
     /// The picture's animation stopped on its own (a frame failed to decode): the frame shown stays, as a still.
     func animationEnded() {
         animationPlays = nil
