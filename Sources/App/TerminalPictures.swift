@@ -7,8 +7,8 @@ import Pixels
 import Table
 
 /// The one place that puts pictures in pixels on the terminal over their text art: the list's and the grid's
-/// thumbnails and the detail pane's picture, in sixel, iTerm2 images or kitty direct placements (`PictureProtocol`
-/// says how). Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
+/// thumbnails and the detail pane's picture (and its animation's frames, `PaneAnimationPictures`), in sixel, iTerm2
+/// images or kitty direct placements (`PictureProtocol` says how). Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
 ///
 /// After each update the App hands it the pictures the frame model shows (`TableController.screenPictures`): who
 /// each is for, its URL and its footprint. Before the frame's text is drawn it says which lines to repaint (a picture
@@ -302,7 +302,10 @@ extension TerminalPictures {
         let footprint = PictureFootprint(x: 0, y: 0, columns: cells.columns, rows: cells.rows)
         guard let box = form.box(for: footprint, cell: cellPixels) else { return nil }
         let id = newID()
-        write(paneAnimation.start(id: id, url: url, form: form, placement: placement(of: .pane)))
+        let ended = paneAnimation.start(id: id, url: url, form: form, placement: placement(of: .pane))
+        // An animation before it took the still picture's place (kitty) and has gone: the still is placed again.
+        if !ended.isEmpty { shown[.pane] = nil }
+        write(ended)
         return PanePixelFrames(source, box: box, footprint: footprint, id: id, form: form) { [weak self] number, frame in
             guard let self else { return }
             self.write(self.paneAnimation.arrived(frame, number: number, of: id))

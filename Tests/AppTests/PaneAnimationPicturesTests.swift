@@ -134,6 +134,29 @@ import Testing
         }
     }
 
+    @Test func aKittyAnimationPlayedAgainGivesTheStillPictureItsPlaceBackUntilItsFirstFrame() async throws {
+        try await withAnimation { source, url in
+            let pictures = make(KittyPlacements())
+            _ = frame(pictures, [pane(url, frame: 0)])
+            await pictures.loadsFinished()
+            let stillID = try #require(frame(pictures, [pane(url, frame: 0)]).sent.firstMatch(of: /a=p,i=(\d+),/)?.1)
+            let frames = try #require(pictures.paneAnimationFrames(source, url: url, cells: cells))
+            for _ in 0..<2 { _ = try await frames.nextFrame() }
+            #expect(frame(pictures, [pane(url, frame: 1)]).sent.contains("a=d,d=i,i=\(stillID),p=65535"))
+
+            // Played again (Ctrl-Z and fg, a font change): the first animation's image goes, the still comes back.
+            let before = record.writes.count
+            let again = try #require(pictures.paneAnimationFrames(source, url: url, cells: cells))
+            #expect(String(decoding: record.writes[before...].joined(), as: UTF8.self).contains("a=d,d=I,"))
+            #expect(frame(pictures, [pane(url, frame: 0)]).sent.contains("a=p,i=\(stillID),p=65535"),
+                    "the still picture placed again")
+            for _ in 0..<2 { _ = try await again.nextFrame() }
+            let shown = frame(pictures, [pane(url, frame: 1)]).sent
+            #expect(shown.contains("a=d,d=i,i=\(stillID),p=65535") && shown.contains("s=1,c=2"),
+                    "the new animation takes its place")
+        }
+    }
+
     @Test func kittyPastItsBudgetWritesEachLaterFrameOverTheLastOneKept() throws {
         #expect(KittyPlacements.heldFrames(width: 2100, height: 2100) == 2, "at least two")
         let picture = Bitmap(width: 320, height: 240, fill: RGBA(r: 9, g: 9, b: 9))
