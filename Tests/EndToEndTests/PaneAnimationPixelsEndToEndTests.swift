@@ -1,3 +1,4 @@
+import Codecs
 import Foundation
 import TestSupport
 import Testing
@@ -158,6 +159,49 @@ struct PaneAnimationPixelsEndToEndTests {
         terminal.type("q")
         terminal.type("q")
         #expect(await terminal.exitStatus() == 0)
+    }
+
+    /// A resize that leaves the pane's picture less room than the GIF's 96x64 pixels: the frames go on, smaller, at
+    /// the picture's new place, and no frame of the old size follows them.
+    @Test func aResizeWhilePlayingGoesOnWithFramesOfTheNewSize() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-px-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(AnimationEndToEndTests.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
+        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
+                                       arguments: ["browse", folder.path, "--no-disk-cache"],
+                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
+                                       pixels: (600, 390), persona: .sixel)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("bar.gif") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: false)
+            .map(\.picture)).count >= 3 }, "the animation plays")
+
+        // 40x12 cells of 6x13: the pane's picture goes on top, 3 rows high, 39 pixels.
+        let beforeResize = terminal.snapshot.output.count
+        terminal.resize(columns: 40, rows: 12, pixels: (240, 156))
+        #expect(await terminal.wait { snapshot in
+            let after = Self.sixelHeights(in: snapshot.output, from: beforeResize).drop { $0 >= 64 }
+            return Set(XtermSixelPtyEndToEndTests.sixels(in: snapshot.output, from: beforeResize)
+                .suffix(after.count).map(\.bytes)).count >= 3
+        }, "three distinct frames of the new size")
+        let after = Self.sixelHeights(in: terminal.snapshot.output, from: beforeResize).drop { $0 >= 64 }
+        #expect(after.allSatisfy { $0 < 64 }, "no frame of the old size after the first of the new: \(after)")
+        let places = PixelThumbnailsPtyEndToEndTests.drawn(in: terminal.snapshot.output, from: beforeResize)
+            .suffix(after.count)
+        #expect(Set(places.map { [$0.row, $0.column] }).count == 1, "at one place: \(places)")
+        terminal.type("q")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
+    /// The declared pixel heights of the sixels in `output` from `offset`.
+    static func sixelHeights(in output: [UInt8], from offset: Int) -> [Int] {
+        XtermSixelPtyEndToEndTests.sixels(in: output, from: offset).compactMap {
+            try? SixelDecoder.decode($0.bytes).declaredHeight
+        }
     }
 
     /// Waits for a stretch of 600 ms (four of the frames' 150 ms) without a frame, within the deadline.
