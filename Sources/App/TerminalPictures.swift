@@ -8,7 +8,8 @@ import Table
 
 /// The one place that puts pictures in pixels on the terminal over their text art: the list's and the grid's
 /// thumbnails and the detail pane's picture (and its animation's frames, `PaneAnimationPictures`), in sixel, iTerm2
-/// images or kitty direct placements (`PictureProtocol` says how). Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
+/// images or kitty direct placements (`PictureProtocol` says how).
+/// Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
 ///
 /// After each update the App hands it the pictures the frame model shows (`TableController.screenPictures`): who
 /// each is for, its URL and its footprint. Before the frame's text is drawn it says which lines to repaint (a picture
@@ -306,7 +307,8 @@ extension TerminalPictures {
         // An animation before it took the still picture's place (kitty) and has gone: the still is placed again.
         if !ended.isEmpty { shown[.pane] = nil }
         write(ended)
-        return PanePixelFrames(source, box: box, footprint: footprint, id: id, form: form) { [weak self] number, frame in
+        return PanePixelFrames(source, box: box, footprint: footprint, id: id, form: form) {
+            [weak self] number, frame in
             guard let self else { return }
             self.write(self.paneAnimation.arrived(frame, number: number, of: id))
         }
