@@ -32,6 +32,22 @@ struct PaneAnimationPixelsEndToEndTests {
         }
     }
 
+    /// A new folder holding only `bar.gif` (`AnimationEndToEndTests.steppingBar`); the caller removes it.
+    static func barFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-px-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(AnimationEndToEndTests.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
+        return folder
+    }
+
+    /// The built binary browsing `folder` at 100x30 on a pty answering as `persona`.
+    static func browse(_ folder: URL, as persona: PtyTerminal.Persona,
+                       pixels: (width: Int, height: Int)? = nil) throws -> PtyTerminal {
+        try PtyTerminal(program: try TmuxSession.binary(), arguments: ["browse", folder.path, "--no-disk-cache"],
+                        environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30, pixels: pixels,
+                        persona: persona)
+    }
+
     /// Kitty frame data (`a=f`) or frame changes (`a=a`) from `offset`.
     static func kittyAnimationCommands(in bytes: [UInt8], from offset: Int) -> Int {
         let text = String(decoding: bytes[offset...], as: UTF8.self)
@@ -47,15 +63,9 @@ struct PaneAnimationPixelsEndToEndTests {
         default: .kittyDirect
         }
         let kitty = persona.speaksKitty
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-px-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.barFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(AnimationEndToEndTests.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
-
-        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
-                                       arguments: ["browse", folder.path, "--no-disk-cache"],
-                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
-                                       persona: persona)
+        let terminal = try Self.browse(folder, as: persona)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("bar.gif") })
         await PixelThumbnailsPtyEndToEndTests.settle(terminal)
@@ -125,14 +135,9 @@ struct PaneAnimationPixelsEndToEndTests {
     /// Ctrl-Z gives the screen back, and kitty forgets the animation's frames (its image is deleted with the others):
     /// when the program has the screen again the animation plays again, as a new image, from its first frame.
     @Test func afterCtrlZAndFgTheKittyAnimationPlaysAgain() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-px-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.barFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(AnimationEndToEndTests.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
-        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
-                                       arguments: ["browse", folder.path, "--no-disk-cache"],
-                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
-                                       persona: .kittyDirect)
+        let terminal = try Self.browse(folder, as: .kittyDirect)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("bar.gif") })
         let beforePane = terminal.snapshot.output.count
@@ -166,14 +171,9 @@ struct PaneAnimationPixelsEndToEndTests {
     /// A resize that leaves the pane's picture less room than the GIF's 96x64 pixels: the frames go on, smaller, at
     /// the picture's new place, and no frame of the old size follows them.
     @Test func aResizeWhilePlayingGoesOnWithFramesOfTheNewSize() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tt-anim-px-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.barFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(AnimationEndToEndTests.steppingBar).write(to: folder.appendingPathComponent("bar.gif"))
-        let terminal = try PtyTerminal(program: try TmuxSession.binary(),
-                                       arguments: ["browse", folder.path, "--no-disk-cache"],
-                                       environment: ["COLORTERM": "truecolor"], columns: 100, rows: 30,
-                                       pixels: (600, 390), persona: .sixel)
+        let terminal = try Self.browse(folder, as: .sixel, pixels: (600, 390))
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("bar.gif") })
         let beforePane = terminal.snapshot.output.count
