@@ -1,6 +1,10 @@
+import Cells
+import FoundationEssentials
 import Graphics
 import Pipeline
+import Table
 import Terminal
+import TextArt
 
 /// The App's pictures in pixels, made for the terminal detection found.
 extension App {
@@ -32,6 +36,17 @@ extension App {
         return TerminalPictures(form: form, cellPixels: cellPixels, fetch: { url, box in
             try? await pipeline.pixels(ImagePipeline.PixelRequest(url: url, box: box)).value()
         }, send: { [weak terminal] bytes in terminal?.send(bytes) })
+    }
+
+    /// The detail pane's animations in pixels: the pipeline's frames of an animated picture, drawn by `pictures`.
+    static func paneAnimations(in pictures: TerminalPictures, pipeline: ImagePipeline)
+        -> @MainActor (URL, CellSize) async -> (any AnimationFrameSource)?
+    {
+        { [weak pictures] url, cells in
+            let request = ThumbnailRequest(url: url, size: cells, options: TextArtOptions())
+            guard let source = try? await pipeline.animation(request), let pictures else { return nil }
+            return pictures.paneAnimationFrames(source, url: url, cells: cells)
+        }
     }
 
     /// Whether the thumbnails go through `TerminalPictures` too (not only the pane's picture): not with kitty's

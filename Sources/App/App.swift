@@ -77,7 +77,9 @@ public final class App {
         pictures = Self.makePictures(for: terminal, pipeline: naive == nil ? pixels : nil)
         picturesDrawThumbnails = Self.picturesThumbnails(terminal.graphics)
         table.showPixels(through: images)
-        table.playsPaneAnimations = pictures == nil
+        if let pictures, let pixels, naive == nil {
+            table.playPaneAnimations(inPixels: Self.paneAnimations(in: pictures, pipeline: pixels))
+        }
         if let naive {
             var naiveConfiguration = configuration
             naiveConfiguration.slotBinding = .naive
@@ -188,6 +190,8 @@ public final class App {
         followCellPixels()
         resizeTables()
         invalidateScreen()
+        // The pictures were sent again (kitty's deleted on Ctrl-Z, or made for other cells): so are the pane's frames.
+        if pictures != nil { table.replayPaneAnimation() }
         drawFrame()
     }
 

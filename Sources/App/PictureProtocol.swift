@@ -25,6 +25,34 @@ protocol PictureProtocol: AnyObject, Sendable {
     func remove(_ picture: EncodedPicture, placement: UInt32) -> [UInt8]
     /// The bytes that make the terminal forget `picture` (no longer kept: evicted, or the screen is left).
     func forget(_ picture: EncodedPicture) -> [UInt8]
+
+    // The detail pane's animation (`PanePixelFrames`): defaults below re-send each frame as a picture.
+
+    /// Frame `position` of an animation's loop (0: the first) for `footprint`, as animation `id`: runs off the main
+    /// actor, once per frame read; nil when it cannot be encoded.
+    nonisolated func animationFrame(_ bitmap: Bitmap, position: Int, footprint: PictureFootprint,
+                                    id: UInt32) -> AnimationFrameBytes?
+    /// The bytes that show a frame at `footprint` (`frame.show`, its upload sent already), as placement `placement`;
+    /// `first`: the first frame shown of animation `id`, over the still `picture` shown there.
+    func showFrame(_ frame: AnimationFrameBytes, id: UInt32, at footprint: PictureFootprint, placement: UInt32,
+                   first: Bool, over picture: EncodedPicture?) -> [UInt8]
+    /// The bytes that end animation `id` (the pane closed or moved); empty when a repaint erases it.
+    func endAnimation(id: UInt32, placement: UInt32) -> [UInt8]
+}
+
+/// One frame of an animation for the terminal: `upload` is sent as soon as it is ready and in order (kitty's frame
+/// data), `show` when the frame is due. `again` is what the same place in a later loop sends, kept by the player
+/// within its budget so that later loops decode and encode nothing (nil: the frame is read and encoded again).
+struct AnimationFrameBytes: Sendable {
+    var upload: [UInt8] = []
+    var show: [UInt8]
+    var again: Again?
+
+    /// A frame's bytes in a later loop (a struct cannot hold itself).
+    struct Again: Sendable {
+        var upload: [UInt8] = []
+        var show: [UInt8]
+    }
 }
 
 /// A picture encoded for the terminal at one size, kept to be sent again.
@@ -47,4 +75,21 @@ extension PictureProtocol {
         let box = PictureCeiling.box(width: footprint.columns * cell.width, height: footprint.rows * cell.height)
         return PixelSize(width: box.width, height: box.height)
     }
+}
+
+extension PictureProtocol {
+    /// Each frame encoded as a still picture, sent whole when due; a later loop sends the same bytes.
+    nonisolated func animationFrame(_ bitmap: Bitmap, position: Int, footprint: PictureFootprint,
+                                    id: UInt32) -> AnimationFrameBytes? {
+        guard let bytes = encode(bitmap, footprint: footprint, id: id) else { return nil }
+        return AnimationFrameBytes(show: bytes, again: .init(show: bytes))
+    }
+
+    /// The frame's picture at the footprint's first cell, over the one before it.
+    func showFrame(_ frame: AnimationFrameBytes, id: UInt32, at footprint: PictureFootprint, placement: UInt32,
+                   first: Bool, over picture: EncodedPicture?) -> [UInt8] {
+        atCell(footprint, frame.show)
+    }
+
+    func endAnimation(id: UInt32, placement: UInt32) -> [UInt8] { [] }
 }

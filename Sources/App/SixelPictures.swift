@@ -47,3 +47,21 @@ final class SixelPictures: PictureProtocol {
 
     func forget(_ picture: EncodedPicture) -> [UInt8] { [] }
 }
+
+extension SixelPictures {
+    /// An animation's frames are sent opaque, over black (as iTerm2's JPEG drops the alpha): a sixel leaves its
+    /// transparent pixels undrawn, which would keep the frame before's pixels there.
+    nonisolated func animationFrame(_ bitmap: Bitmap, position: Int, footprint: PictureFootprint,
+                                    id: UInt32) -> AnimationFrameBytes? {
+        var opaque = bitmap
+        opaque.pixels.withUnsafeMutableBufferPointer { pixels in
+            for alpha in stride(from: 3, to: pixels.count, by: 4) where pixels[alpha] != 255 {
+                let a = UInt16(pixels[alpha])
+                for channel in alpha - 3..<alpha { pixels[channel] = UInt8(UInt16(pixels[channel]) * a / 255) }
+                pixels[alpha] = 255
+            }
+        }
+        guard let bytes = encode(opaque, footprint: footprint, id: id) else { return nil }
+        return AnimationFrameBytes(show: bytes, again: .init(show: bytes))
+    }
+}

@@ -1,12 +1,15 @@
+import Cells
 import Codecs
 import FoundationEssentials
 import Graphics
+import Pipeline
 import Pixels
 import Table
 
 /// The one place that puts pictures in pixels on the terminal over their text art: the list's and the grid's
-/// thumbnails and the detail pane's picture, in sixel, iTerm2 images or kitty direct placements (`PictureProtocol`
-/// says how). Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
+/// thumbnails and the detail pane's picture (and its animation's frames, `PaneAnimationPictures`), in sixel, iTerm2
+/// images or kitty direct placements (`PictureProtocol` says how).
+/// Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
 ///
 /// After each update the App hands it the pictures the frame model shows (`TableController.screenPictures`): who
 /// each is for, its URL and its footprint. Before the frame's text is drawn it says which lines to repaint (a picture
@@ -62,6 +65,8 @@ final class TerminalPictures {
     private var placeAgain = false
     private var clock: UInt64 = 0
     private var nextID: UInt32 = 1
+    /// The detail pane's animation, when its frames play in pixels.
+    private let paneAnimation = PaneAnimationPictures()
 
     /// Bytes written for pictures, and encodings made: for the tests and the measurements.
     private(set) var bytesSent = 0
@@ -83,6 +88,7 @@ final class TerminalPictures {
         wantedByOwner = [:]
         for picture in pictures where wantedByOwner[picture.owner] == nil { wantedByOwner[picture.owner] = picture }
         let byOwner = wantedByOwner
+        write(paneAnimation.frameWill(want: byOwner[.pane], form: form, placement: placement(of: .pane)))
         let wantedKeys = Set(pictures.compactMap(key(for:)))
         for (key, task) in loads where !wantedKeys.contains(key) {
             task.cancel()
@@ -132,8 +138,9 @@ final class TerminalPictures {
                 continue
             }
             bytes += form.show(entry, at: picture.footprint, placement: placement(of: picture.owner))
-            shown[picture.owner] = Shown(picture: picture, key: key)
+            shown[picture.owner] = Shown(picture: picture.firstFrame, key: key)
         }
+        bytes += paneAnimationFrame()
         bytes += evictIfNeeded()
         write(bytes)
     }
@@ -146,7 +153,7 @@ final class TerminalPictures {
 
     /// The pictures on screen that the frame does not want where they are: before the frame, those that leave.
     private var misplaced: [PictureOwner: Shown] {
-        shown.filter { wantedByOwner[$0.key] != $0.value.picture }
+        shown.filter { owner, old in !(wantedByOwner[owner]?.isAtPlace(of: old.picture) ?? false) }
     }
 
     /// Every cell was repainted (a resize, a resume): no sixel or iTerm2 picture is left on screen; kitty's
@@ -163,6 +170,7 @@ final class TerminalPictures {
             if let entry = kept[old.key] { bytes += form.remove(entry.picture, placement: placement(of: owner)) }
         }
         for entry in kept.values { bytes += form.forget(entry.picture) }
+        bytes += paneAnimation.end(form: form, placement: placement(of: .pane))
         shown.removeAll()
         write(bytes)
     }
@@ -233,8 +241,7 @@ final class TerminalPictures {
 
     private func load(_ key: Key, footprint: PictureFootprint) {
         guard loads[key] == nil else { return }
-        let id = nextID
-        nextID = nextID == 0xFF_FFFF ? 1 : nextID + 1
+        let id = newID()
         let (form, fetch) = (self.form, self.fetch)
         loads[key] = Task { [weak self] in
             guard let bitmap = await fetch(key.url, key.box), !Task.isCancelled else {
@@ -252,6 +259,12 @@ final class TerminalPictures {
             self.keptBytes += bytes.count
             self.onChange?()
         }
+    }
+
+    /// An id for the terminal, unique among those it holds (kitty's direct placements: the high byte is 0).
+    private func newID() -> UInt32 {
+        defer { nextID = nextID == 0xFF_FFFF ? 1 : nextID + 1 }
+        return nextID
     }
 
     private func failed(_ key: Key) {
@@ -278,6 +291,36 @@ final class TerminalPictures {
         guard !bytes.isEmpty else { return }
         bytesSent += bytes.count
         send(bytes)
+    }
+}
+
+// MARK: The detail pane's animation
+
+extension TerminalPictures {
+    /// The frames of the pane's animated picture at `url` in pixels, for the pane's player: fitted as its still picture
+    /// at `cells` (its text art's) is, encoded for the protocol; nil when no picture can be drawn at that size.
+    func paneAnimationFrames(_ source: AnimationSource, url: URL, cells: CellSize) -> (any AnimationFrameSource)? {
+        let footprint = PictureFootprint(x: 0, y: 0, columns: cells.columns, rows: cells.rows)
+        guard let box = form.box(for: footprint, cell: cellPixels) else { return nil }
+        let id = newID()
+        let ended = paneAnimation.start(id: id, url: url, form: form, placement: placement(of: .pane))
+        // An animation before it took the still picture's place (kitty) and has gone: the still is placed again.
+        if !ended.isEmpty { shown[.pane] = nil }
+        write(ended)
+        return PanePixelFrames(source, box: box, footprint: footprint, id: id, form: form) {
+            [weak self] number, frame in
+            guard let self else { return }
+            self.write(self.paneAnimation.arrived(frame, number: number, of: id))
+        }
+    }
+
+    /// After the frame's text: the pane's animation frame due, over its picture on screen.
+    private func paneAnimationFrame() -> [UInt8] {
+        guard let wanted = wantedByOwner[.pane], let onScreen = shown[.pane], onScreen.picture.isAtPlace(of: wanted),
+              let bytes = paneAnimation.show(wanted, onScreen: onScreen.picture, still: kept[onScreen.key]?.picture,
+                                             form: form, placement: placement(of: .pane)) else { return [] }
+        shown[.pane]?.picture.frame = wanted.frame
+        return bytes
     }
 }
 

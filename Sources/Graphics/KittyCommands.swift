@@ -1,6 +1,7 @@
 import Pixels
 
-/// The kitty graphics commands the program sends: an upload as a virtual placement, in chunks, and deletes.
+/// The kitty graphics commands the program sends: an upload as a virtual placement, in chunks, animation frames, and
+/// deletes.
 public enum KittyCommands {
     /// The largest base64 payload in one command, as the protocol asks (a multiple of 4).
     public static let chunkSize = 4096
@@ -38,6 +39,23 @@ public enum KittyCommands {
     public static func place(id: UInt32, placement: UInt32, columns: Int, rows: Int,
                              quiet: Quiet = .errorsOnly) -> [UInt8] {
         command("a=p,i=\(id),p=\(placement),c=\(columns),r=\(rows),C=1,q=\(quiet.rawValue)", payload: [])
+    }
+
+    /// Adds `bitmap` to image `id` as a new animation frame (`a=f`), or (`editing`) writes it over frame `editing`
+    /// (1-based, `r=`): chunked as `upload` is. The frames are shown by `showFrame`, on the program's clock.
+    public static func frame(_ bitmap: Bitmap, id: UInt32, editing: Int? = nil, quiet: Quiet = .errorsOnly,
+                             encoding: KittyPayload.Encoding = KittyPayload.preferred) -> [[UInt8]] {
+        let pixels = KittyPayload(bitmap, encoding: encoding)
+        // An edit replaces the frame's pixels (X=1) instead of blending them over it.
+        let edit = editing.map { ",r=\($0),X=1" } ?? ""
+        return chunked("a=f,i=\(id)\(edit),\(pixels.keys),q=\(quiet.rawValue)", payload: Base64.encode(pixels.bytes),
+                       quiet: quiet)
+    }
+
+    /// Makes frame `frame` (1-based: the image's own data is the first) the one image `id` shows (`a=a,c=`), the
+    /// terminal's own player stopped (`s=1`): the program's clock says when.
+    public static func showFrame(id: UInt32, frame: Int) -> [UInt8] {
+        command("a=a,i=\(id),s=1,c=\(frame),q=2", payload: [])
     }
 
     /// Deletes one placement of image `id` and keeps the image's data for the next (`a=d,d=i`).

@@ -18,6 +18,8 @@ public struct DetailPicture: Sendable, Hashable {
     public var url: URL
     /// Where its text art is on the screen.
     public var footprint: PictureFootprint
+    /// The animation's frame shown (0: the first, or a still picture).
+    public var frame = 0
 }
 
 extension TableController {

@@ -33,7 +33,7 @@ extension TableController {
             if !showingReuseOverlay, !screen.isHelp, let url = detail.imageURL,
                var footprint = view.pictureFootprint(width: area.width, height: area.height) {
                 footprint.y += area.y
-                picture = DetailPicture(url: url, footprint: footprint)
+                picture = DetailPicture(url: url, footprint: footprint, frame: detail.animationFrame)
             }
         case .pageFailure(let pane):
             paneText = PageFailurePaneView(pane: pane, theme: configuration.theme)

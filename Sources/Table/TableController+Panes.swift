@@ -1,3 +1,4 @@
+import Cells
 import FoundationEssentials
 import Items
 
@@ -57,11 +58,19 @@ extension TableController {
         return true
     }
 
-    /// Whether the detail pane plays an animated picture's frames as text art; the app turns it off while the pane's
-    /// picture is drawn in pixels (which do not play yet).
-    public var playsPaneAnimations: Bool {
-        get { binder.playsPaneAnimations }
-        set { binder.playsPaneAnimations = newValue }
+    /// Plays the detail pane's animations in pixels: `frames` gives, for a picture's URL and the cells its first
+    /// frame's text art takes, the frames to play (their cells empty: the pane's picture says which frame shows,
+    /// `DetailPicture.frame`); nil when it is no animation. Unset, the frames play as text art.
+    public func playPaneAnimations(inPixels frames: @escaping @MainActor (URL, CellSize) async
+                                     -> (any AnimationFrameSource)?) {
+        binder.pixelAnimation = frames
+    }
+
+    /// Plays the detail pane's animation in pixels again from its first frame (paused if it was): after the screen
+    /// was given back and taken again, or the cells' pixel size changed, the terminal holds none of its frames.
+    public func replayPaneAnimation() {
+        guard let detail else { return }
+        binder.replayPixelAnimation(of: detail)
     }
 
     /// Deletes the detail pane's image (and the row's thumbnail) from the memory and disk caches (the `d` key in the

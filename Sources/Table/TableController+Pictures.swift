@@ -11,7 +11,7 @@ extension TableController {
     public var screenPictures: [ScreenPicture] {
         let model = frameModel
         if let pane = model.detailPicture {
-            return [ScreenPicture(owner: .pane, url: pane.url, footprint: pane.footprint)]
+            return [ScreenPicture(owner: .pane, url: pane.url, footprint: pane.footprint, frame: pane.frame)]
         }
         switch screen.beneath {
         case .list, .filter: break

@@ -1,6 +1,7 @@
 import Cells
 import Codecs
 import FoundationEssentials
+import Pixels
 
 /// An animated picture's frames, for a player: the bytes and how to draw them, handed out by the pipeline.
 public struct AnimationSource: Sendable {
@@ -59,5 +60,36 @@ extension ImagePipeline {
         // still picture already drawn, without a pane that says it plays over a picture that never moves.
         guard (try? AnimationReader.open(data.bytes)) != nil else { return nil }
         return AnimationSource(bytes: data.bytes, request: request, processing: processing)
+    }
+}
+
+extension AnimationSource {
+    /// A reader of the frames in pixels, each fitted into `box` as the still picture in pixels is (`PixelFit`: never
+    /// enlarged), for a player that draws them in pixels; nil when the bytes hold no animation after all.
+    public func pixelFrames(in box: PixelSize) throws(DecodeError) -> FittedFrames? {
+        guard let reader = try AnimationReader.open(bytes) else { return nil }
+        return FittedFrames(reader: reader, fit: PixelFit(imageSize: reader.canvasSize, in: box))
+    }
+}
+
+/// An animation's frames fitted into a box of pixels, one at a time, again from the start after the last. Not
+/// `Sendable`, as `RenderedFrames`: the task that plays the animation owns it.
+public final class FittedFrames {
+    private let reader: AnimationReader
+    /// The size every frame is sent at.
+    public let fit: PixelFit
+
+    init(reader: AnimationReader, fit: PixelFit) {
+        self.reader = reader
+        self.fit = fit
+    }
+
+    /// Frames a loop shows, once the first loop has ended.
+    public var framesPerLoop: Int? { reader.framesPerLoop }
+
+    /// The next frame's pixels at `fit.size` and how long they show (`AnimationFrame.displayTime`).
+    public func next() throws(DecodeError) -> (bitmap: Bitmap, displayTime: Duration) {
+        let frame = try reader.next()
+        return (fit.scale(frame.bitmap), frame.displayTime)
     }
 }

@@ -9,7 +9,8 @@ public protocol AnimationFrameSource: Sendable {
 }
 
 /// One frame of an animation drawn as cells, and how long it shows (the file's delay, with the browsers' floor:
-/// `AnimationFrame.displayTime`).
+/// `AnimationFrame.displayTime`). The cells are empty for a frame drawn in pixels (`ThumbnailBinder.pixelAnimation`):
+/// the text art under it stays the first frame's.
 public struct AnimatedCells: Sendable, Equatable {
     public var cells: CellBuffer
     public var displayTime: Duration

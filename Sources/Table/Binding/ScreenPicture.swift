@@ -14,10 +14,26 @@ public struct ScreenPicture: Sendable, Hashable {
     public var owner: PictureOwner
     public var url: URL
     public var footprint: PictureFootprint
+    /// The frame of an animation shown (0: the first, or a still picture): the same picture at the same place with
+    /// another frame is sent again, nothing erased first.
+    public var frame: Int
 
-    public init(owner: PictureOwner, url: URL, footprint: PictureFootprint) {
+    public init(owner: PictureOwner, url: URL, footprint: PictureFootprint, frame: Int = 0) {
         self.owner = owner
         self.url = url
         self.footprint = footprint
+        self.frame = frame
+    }
+
+    /// The same picture with its first frame: what a still picture sent for it shows.
+    public var firstFrame: ScreenPicture {
+        var first = self
+        first.frame = 0
+        return first
+    }
+
+    /// The same picture at the same place, whatever frame.
+    public func isAtPlace(of other: ScreenPicture) -> Bool {
+        owner == other.owner && url == other.url && footprint == other.footprint
     }
 }

@@ -31,9 +31,10 @@ final class ThumbnailBinder {
     /// The detail pane's animation: looked up once its picture shows, then played (`PaneAnimation`).
     private var paneAnimationLookup: Task<Void, Never>?
     let paneAnimation = PaneAnimation()
-    /// Whether the pane's picture plays its animation as text art (not while it is shown in pixels, which do not
-    /// play yet).
-    var playsPaneAnimations = true
+    /// Where the pane's animation frames come from while its picture is drawn in pixels: given the URL and the
+    /// cells of the first frame's text art, a source of frames with empty cells (the text art stays; the pane's
+    /// `animationFrame` says which frame the pixels show). Nil: the frames play as text art.
+    var pixelAnimation: (@MainActor (URL, CellSize) async -> (any AnimationFrameSource)?)?
     /// Where thumbnails are shown in real pixels, once their text art is painted; nil for text art only.
     var pixelPictures: PixelPictures?
 
@@ -195,23 +196,46 @@ final class ThumbnailBinder {
         }
     }
 
-    /// Plays the pane's picture when it is an animation: asks the loader, then shows each frame in the pane.
-    private func playAnimation(of pane: DetailPane, url: URL, box: CellSize) {
-        guard playsPaneAnimations else { return }
+    /// Plays the pane's picture when it is an animation: asks the loader (or, in pixels, `pixelAnimation`), then
+    /// shows each frame in the pane.
+    private func playAnimation(of pane: DetailPane, url: URL, box: CellSize, paused: Bool = false) {
         let generation = paneImageGeneration
+        let pixels = pixelAnimation
+        guard pixels == nil || pane.pictureCells != nil else { return }
+        let cells = pane.pictureCells
         paneAnimationLookup = Task { [weak self, weak pane] in
-            guard let source = await self?.loader.animation(url, size: box) else { return }
+            let source = if let pixels, let cells { await pixels(url, cells) } else {
+                await self?.loader.animation(url, size: box)
+            }
+            guard let source else { return }
             guard let self, let pane, generation == self.paneImageGeneration, !Task.isCancelled else { return }
             self.paneAnimationLookup = nil
             pane.animationPlaying(true)
             self.paneAnimation.play(source) { [weak self, weak pane] cells in
-                pane?.imageArrived(.loaded(cells))
+                if pixels == nil { pane?.imageArrived(.loaded(cells)) }
+                pane?.animationFrameShown()
                 self?.changed.send()
             } ended: { [weak self, weak pane] in
                 pane?.animationEnded()
                 self?.changed.send()
             }
+            if paused {
+                self.paneAnimation.togglePause()
+                pane.animationPlaying(false)
+            }
         }
+    }
+
+    /// Plays the pane's animation again from its first frame, paused if it was, when one plays in pixels: the
+    /// terminal forgot its frames (the screen was given back, Ctrl-Z) or their pixel size changed (the font's).
+    func replayPixelAnimation(of pane: DetailPane) {
+        guard pixelAnimation != nil, paneAnimation.isActive, let url = pane.imageURL, let box = pane.imageBox else {
+            return
+        }
+        let paused = paneAnimation.isPaused
+        paneAnimation.stop()
+        pane.restartAnimation()
+        playAnimation(of: pane, url: url, box: box, paused: paused)
     }
 
     /// Pauses the pane's animation, or plays it again; false when none plays.

@@ -24,6 +24,9 @@ public final class DetailPane {
     public private(set) var cacheNote: String?
     /// Whether the picture is an animation that plays (true) or is paused (false); nil for a still picture.
     public private(set) var animationPlays: Bool?
+    /// Frames of the animation shown since its picture arrived (0: the first, the still picture): a picture drawn in
+    /// pixels is sent again when it changes.
+    public private(set) var animationFrame = 0
 
     init(itemIndex: Int, item: Item, rowThumbnail: ThumbnailState, lowData: Bool) {
         self.itemIndex = itemIndex
@@ -65,16 +68,33 @@ public final class DetailPane {
         return Self.geometry(width: width, height: height, hasImage: true).image?.box
     }
 
+    /// The cells of the picture's text art, once loaded.
+    var pictureCells: CellSize? {
+        guard case .loaded(let art) = image else { return nil }
+        return CellSize(columns: art.width, rows: art.height)
+    }
+
     /// The image's load started (or restarted) at `box`.
     func imageLoading(box: CellSize) {
         imageBox = box
         image = .loading
         animationPlays = nil
+        animationFrame = 0
     }
 
     /// The picture's animation plays, or is paused.
     func animationPlaying(_ plays: Bool) {
         animationPlays = plays
+    }
+
+    /// The animation's next frame shows: in pixels, its cells stay the first frame's text art.
+    func animationFrameShown() {
+        animationFrame += 1
+    }
+
+    /// The animation starts again from its first frame (the still picture).
+    func restartAnimation() {
+        animationFrame = 0
     }
 
     /// The picture's animation stopped on its own (a frame failed to decode): the frame shown stays, as a still.
