@@ -45,6 +45,7 @@ public final class App {
     /// one given, or another when writing failed.
     public var onRestored: (@MainActor (_ status: Int32) -> Int32)?
     private var needsFrame = false
+    private var drewFrame = false
     private var spinnerTimer: DispatchSourceTimer?
     private var finish: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
@@ -110,7 +111,7 @@ public final class App {
         pictures?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
-        drawFrame()
+        drawFirstFrame()
         let status = await withCheckedContinuation { continuation in
             if let exitStatus {
                 continuation.resume(returning: exitStatus)
@@ -289,8 +290,25 @@ public final class App {
         }
     }
 
+    /// How long the first frame waits for the first page: a frame that says "loading…" and is drawn over a few
+    /// milliseconds later costs as much as the frame with the rows (issue 27: a one-shot pick drew both).
+    static let firstPageWait = DispatchTimeInterval.milliseconds(50)
+
+    /// Draws the first frame now if the first page is in, else once it arrives (its change asks for a frame, as
+    /// every change does) or `firstPageWait` from now, whichever comes first.
+    private func drawFirstFrame() {
+        guard split == nil, table.pagesLoaded == 0, table.listStatus == .loading else { return drawFrame() }
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstPageWait) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, !self.drewFrame else { return }
+                self.drawFrame()
+            }
+        }
+    }
+
     private func drawFrame() {
         needsFrame = false
+        drewFrame = true
         guard exitStatus == nil else { return }
         if let split {
             terminal.draw(split.composeFrame(columns: terminal.size.columns, rows: terminal.size.rows))
