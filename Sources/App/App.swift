@@ -45,7 +45,8 @@ public final class App {
     /// one given, or another when writing failed.
     public var onRestored: (@MainActor (_ status: Int32) -> Int32)?
     private var needsFrame = false
-    private var drewFrame = false
+    /// While the first frame waits for the first page: until when (`drawFirstFrame`).
+    private var firstPageDeadline: DispatchTime?
     private var spinnerTimer: DispatchSourceTimer?
     private var finish: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
@@ -294,21 +295,28 @@ public final class App {
     /// milliseconds later costs as much as the frame with the rows (issue 27: a one-shot pick drew both).
     static let firstPageWait = DispatchTimeInterval.milliseconds(50)
 
-    /// Draws the first frame now if the first page is in, else once it arrives (its change asks for a frame, as
-    /// every change does) or `firstPageWait` from now, whichever comes first.
+    /// Draws the first frame now if the first page is in; else frames wait for it (the changes before it, such as
+    /// the page being asked for, ask for frames too), up to `firstPageWait` from now.
     private func drawFirstFrame() {
-        guard split == nil, table.pagesLoaded == 0, table.listStatus == .loading else { return drawFrame() }
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstPageWait) { [weak self] in
+        guard split == nil, isWaitingForFirstPage else { return drawFrame() }
+        let deadline = DispatchTime.now() + Self.firstPageWait
+        firstPageDeadline = deadline
+        DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
             MainActor.assumeIsolated {
-                guard let self, !self.drewFrame else { return }
+                guard let self, self.firstPageDeadline != nil else { return }
                 self.drawFrame()
             }
         }
     }
 
+    private var isWaitingForFirstPage: Bool { table.pagesLoaded == 0 && table.listStatus == .loading }
+
     private func drawFrame() {
         needsFrame = false
-        drewFrame = true
+        if let deadline = firstPageDeadline {
+            guard !isWaitingForFirstPage || DispatchTime.now() >= deadline else { return }
+            firstPageDeadline = nil
+        }
         guard exitStatus == nil else { return }
         if let split {
             terminal.draw(split.composeFrame(columns: terminal.size.columns, rows: terminal.size.rows))
