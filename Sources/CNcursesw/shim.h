@@ -46,16 +46,6 @@ static inline FILE *cnc_stream(int fd, const char *mode) {
 // initscr, it returns NULL instead of exiting when the entry is unusable.
 static inline SCREEN *cnc_newterm(const char *type, FILE *output, FILE *input) { return newterm(type, output, input); }
 
-// Leaves the state newterm puts ncurses in until the screen is first ended and updated again: in it, every cursor
-// movement writes out what ncurses has buffered (lib_mvcur.c, `_nc_mvcur`, while `_endwin == ewInitial`: for
-// programs that use terminfo without a screen), so a frame reached the terminal in about 60 write()s. endwin and
-// doupdate, as after Ctrl-Z and fg, put it in the running state, where a frame goes out when doupdate ends. Call it
-// right after newterm: the alternate screen is left and entered again at once, before anything is drawn on it.
-static inline void cnc_leave_initial_state(void) {
-    endwin();
-    doupdate();
-}
-
 // Writes bytes to `output` (the stream curses draws through: see cnc_newterm) after what curses has buffered there,
 // and flushes: sequences curses knows nothing of reach the terminal in order.
 static inline void cnc_send(FILE *output, const unsigned char *bytes, size_t count) {

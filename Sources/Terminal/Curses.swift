@@ -26,8 +26,6 @@ final class CursesScreen: CursesSurface {
         self.output = output
         self.device = device
         set_term(screen)
-        // One write() a frame instead of one a cursor move (see the shim).
-        cnc_leave_initial_state()
     }
 
     /// Raw keys (Ctrl-C arrives as a key), no echo, keypad and mouse decoding, no waiting for input, hidden cursor.
