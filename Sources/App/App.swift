@@ -45,7 +45,7 @@ public final class App {
     /// one given, or another when writing failed.
     public var onRestored: (@MainActor (_ status: Int32) -> Int32)?
     private var needsFrame = false
-    /// While the first frame waits for the first page: until when (`drawFirstFrame`).
+    /// Until when frames wait for the first page, at most 50 ms: a "loading…" frame drawn over at once (issue 27).
     private var firstPageDeadline: DispatchTime?
     private var spinnerTimer: DispatchSourceTimer?
     private var finish: CheckedContinuation<Int32, Never>?
@@ -112,7 +112,11 @@ public final class App {
         pictures?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
-        drawFirstFrame()
+        firstPageDeadline = .now() + .milliseconds(50)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+            MainActor.assumeIsolated { if self?.firstPageDeadline != nil { self?.drawFrame() } }
+        }
+        drawFrame()
         let status = await withCheckedContinuation { continuation in
             if let exitStatus {
                 continuation.resume(returning: exitStatus)
@@ -291,30 +295,11 @@ public final class App {
         }
     }
 
-    /// How long the first frame waits for the first page: a frame that says "loading…" and is drawn over a few
-    /// milliseconds later costs as much as the frame with the rows (issue 27: a one-shot pick drew both).
-    static let firstPageWait = DispatchTimeInterval.milliseconds(50)
-
-    /// Draws the first frame now if the first page is in; else frames wait for it (the changes before it, such as
-    /// the page being asked for, ask for frames too), up to `firstPageWait` from now.
-    private func drawFirstFrame() {
-        guard split == nil, isWaitingForFirstPage else { return drawFrame() }
-        let deadline = DispatchTime.now() + Self.firstPageWait
-        firstPageDeadline = deadline
-        DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.firstPageDeadline != nil else { return }
-                self.drawFrame()
-            }
-        }
-    }
-
-    private var isWaitingForFirstPage: Bool { table.pagesLoaded == 0 && table.listStatus == .loading }
-
     private func drawFrame() {
         needsFrame = false
         if let deadline = firstPageDeadline {
-            guard !isWaitingForFirstPage || DispatchTime.now() >= deadline else { return }
+            let waiting = split == nil && table.pagesLoaded == 0 && table.listStatus == .loading
+            guard !waiting || DispatchTime.now() >= deadline else { return }
             firstPageDeadline = nil
         }
         guard exitStatus == nil else { return }
