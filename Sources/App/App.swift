@@ -45,6 +45,8 @@ public final class App {
     /// one given, or another when writing failed.
     public var onRestored: (@MainActor (_ status: Int32) -> Int32)?
     private var needsFrame = false
+    /// Until when frames wait for the first page, at most 50 ms: a "loading…" frame drawn over at once (issue 27).
+    private var firstPageDeadline: DispatchTime?
     private var spinnerTimer: DispatchSourceTimer?
     private var finish: CheckedContinuation<Int32, Never>?
     private var exitStatus: Int32?
@@ -112,6 +114,10 @@ public final class App {
         pictures?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
+        firstPageDeadline = .now() + .milliseconds(50)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+            MainActor.assumeIsolated { if self?.firstPageDeadline != nil { self?.drawFrame() } }
+        }
         drawFrame()
         let status = await withCheckedContinuation { continuation in
             if let exitStatus {
@@ -295,6 +301,11 @@ public final class App {
 
     private func drawFrame() {
         needsFrame = false
+        if let deadline = firstPageDeadline {
+            let waiting = split == nil && table.pagesLoaded == 0 && table.listStatus == .loading
+            guard !waiting || DispatchTime.now() >= deadline else { return }
+            firstPageDeadline = nil
+        }
         guard exitStatus == nil else { return }
         if let split {
             terminal.draw(split.composeFrame(columns: terminal.size.columns, rows: terminal.size.rows))

@@ -3,6 +3,9 @@ import FoundationEssentials
 import Items
 import LocalFiles
 import Table
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the keys that take an item out of the program do: `w` saves the original image, `W` the picture as shown,
 /// `o` opens the item's page or image in the browser, `y` copies that URL to the clipboard. Each says in the status
@@ -23,7 +26,7 @@ public final class ItemActions {
 
     public init(loader: any ThumbnailLoading, saveFolder: String, browser: BrowserLauncher = BrowserLauncher(),
                 localFiles: Bool = false,
-                insideTmux: Bool = ProcessInfo.processInfo.environment["TMUX"].map { !$0.isEmpty } ?? false,
+                insideTmux: Bool = getenv("TMUX").map { $0.pointee != 0 } ?? false,
                 askTmux: @escaping @Sendable () -> TmuxClipboard? = { TmuxClipboard.ask() },
                 sendToTerminal: @escaping @MainActor ([UInt8]) -> Void) {
         self.loader = loader

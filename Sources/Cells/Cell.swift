@@ -6,6 +6,17 @@ public enum CellColor: Sendable, Hashable {
     case palette(UInt8)
     /// A 24-bit colour; the terminal layer maps it to the nearest palette entry when it cannot show it directly.
     case rgb(UInt8, UInt8, UInt8)
+
+    // Written out and inlinable, as `CellStyle`'s and `Cell`'s are: the screen writer compares every cell of a frame
+    // with the one on screen, and the derived ones are calls across modules (31,000 a one-shot pick).
+    @inlinable public static func == (a: CellColor, b: CellColor) -> Bool {
+        switch (a, b) {
+        case (.default, .default): true
+        case (.palette(let m), .palette(let n)): m == n
+        case (.rgb(let r, let g, let b), .rgb(let s, let h, let c)): r == s && g == h && b == c
+        default: false
+        }
+    }
 }
 
 /// Text attributes of a cell.
@@ -32,6 +43,10 @@ public struct CellStyle: Sendable, Hashable {
     }
 
     public static let plain = CellStyle()
+
+    @inlinable public static func == (a: CellStyle, b: CellStyle) -> Bool {
+        a.attributes == b.attributes && a.foreground == b.foreground && a.background == b.background
+    }
 }
 
 /// One character cell of a terminal screen.
@@ -58,5 +73,10 @@ public struct Cell: Sendable, Hashable {
     /// The right half of a wide character: drawn by the cell to its left.
     public static let continuation = Cell("\u{0}")
 
-    public var isContinuation: Bool { glyph == "\u{0}" }
+    @inlinable public var isContinuation: Bool { glyph == "\u{0}" }
+
+    /// The style first: it is compared as integers, and most cells that changed changed colour.
+    @inlinable public static func == (a: Cell, b: Cell) -> Bool {
+        a.style == b.style && a.glyph == b.glyph
+    }
 }

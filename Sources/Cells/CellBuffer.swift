@@ -14,7 +14,8 @@ public struct CellBuffer: Sendable, Equatable {
     }
 
     public subscript(x: Int, y: Int) -> Cell {
-        get { cells[y * width + x] }
+        // Inlinable, or each read is a call across modules that copies the cell (its glyph retained and released).
+        @inlinable get { cells[y * width + x] }
         set { cells[y * width + x] = newValue }
     }
 
@@ -67,10 +68,17 @@ public struct CellBuffer: Sendable, Equatable {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(width, x + other.width), y1 = min(height, y + other.height)
         guard x0 < x1, y0 < y1 else { return }
-        for row in y0..<y1 {
-            let src = (row - y) * other.width - x
-            let dst = row * width
-            for col in x0..<x1 { cells[dst + col] = other.cells[src + col] }
+        // A row at a time through pointers: a cell at a time through the arrays' subscripts checked each index and
+        // the array's uniqueness (1.6 M instructions of a one-shot pick's 31.7 M, copying the list into the frame).
+        let width = width
+        cells.withUnsafeMutableBufferPointer { target in
+            other.cells.withUnsafeBufferPointer { source in
+                guard let to = target.baseAddress, let from = source.baseAddress else { return }
+                for row in y0..<y1 {
+                    let src = (row - y) * other.width - x, dst = row * width
+                    (to + dst + x0).update(from: from + src + x0, count: x1 - x0)
+                }
+            }
         }
         repairWideEdges(y0: y0, y1: y1, x0: x0, x1: x1)
     }

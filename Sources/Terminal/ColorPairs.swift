@@ -24,6 +24,9 @@ struct ColorPairs {
 
     /// The pair number of each fg/bg combination drawn since the table was last reset.
     private var pairs: [CellStyle.ColorKey: Int32] = [:]
+    /// The pair found last and its colours: the next cell most often has the same (a hash lookup costs about 500
+    /// instructions, and a frame's changed cells asked 2,000 times for a handful of pairs).
+    private var last: (key: CellStyle.ColorKey, pair: Int32)?
     /// The next pair number to define.
     private var next: Int32 = 1
     /// Set while a frame is drawn anew after a reset: should that one frame have more colour combinations than the
@@ -47,17 +50,24 @@ struct ColorPairs {
         guard colorCount > 0 else { return 0 }
         let key = style.colorKey
         if key.foreground == .default && key.background == .default { return 0 }
-        if let pair = pairs[key] { return pair }
+        if let last, last.key == key { return last.pair }
+        if let pair = pairs[key] {
+            last = (key, pair)
+            return pair
+        }
         guard next < limit, define(next, colorNumber(key.foreground), colorNumber(key.background))
         else { return overflowing ? 0 : nil }
-        pairs[key] = next
+        let pair = next
+        pairs[key] = pair
+        last = (key, pair)
         next += 1
-        return pairs[key]
+        return pair
     }
 
     /// Forgets every pair: numbering starts again at 1.
     mutating func reset() {
         pairs.removeAll(keepingCapacity: true)
+        last = nil
         next = 1
     }
 

@@ -114,10 +114,22 @@ final class CursesScreen: CursesSurface {
     }
 
     func put(_ glyph: Character, attributes a: CellAttributes, pair: Int32, x: Int, y: Int) {
+        Self.add(glyph, attributes: a, pair: pair, x: x, y: y)
+    }
+
+    /// Puts `glyph` at (x, y) of the window. Nonisolated, and so is the closure in it: a main-actor closure is
+    /// checked to run on the main actor each time it is called (320 instructions a cell, a quarter of the cell's cost).
+    private nonisolated static func add(_ glyph: Character, attributes a: CellAttributes, pair: Int32, x: Int, y: Int) {
+        var attrs: attr_t = 0
+        if a.contains(.bold) { attrs |= cnc_a_bold() }
+        if a.contains(.dim) { attrs |= cnc_a_dim() }
+        if a.contains(.reverse) { attrs |= cnc_a_reverse() }
+        if a.contains(.underline) { attrs |= cnc_a_underline() }
+        if a.contains(.italic) { attrs |= cnc_a_italic() }
         // On the stack, not an array: this runs for every cell of a frame that changed (4,800 on a first screen).
         withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: Int(CCHARW_MAX)) { scalars in
             var count = 0
-            for scalar in glyph.unicodeScalars.prefix(scalars.count - 1) {
+            for scalar in glyph.unicodeScalars where count < scalars.count - 1 {
                 scalars[count] = wchar_t(bitPattern: scalar.value)
                 count += 1
             }
@@ -126,21 +138,10 @@ final class CursesScreen: CursesSurface {
                 count = 1
             }
             scalars[count] = 0
-            put(scalars.baseAddress, attributes: a, pair: pair, x: x, y: y)
+            var cc = cchar_t()
+            _ = cnc_setcchar(&cc, scalars.baseAddress, attrs, pair)
+            mvwadd_wch(cnc_stdscr(), Int32(y), Int32(x), &cc)
         }
-    }
-
-    /// Puts the NUL-ended wide characters at `scalars`.
-    private func put(_ scalars: UnsafePointer<wchar_t>?, attributes a: CellAttributes, pair: Int32, x: Int, y: Int) {
-        var attrs: attr_t = 0
-        if a.contains(.bold) { attrs |= cnc_a_bold() }
-        if a.contains(.dim) { attrs |= cnc_a_dim() }
-        if a.contains(.reverse) { attrs |= cnc_a_reverse() }
-        if a.contains(.underline) { attrs |= cnc_a_underline() }
-        if a.contains(.italic) { attrs |= cnc_a_italic() }
-        var cc = cchar_t()
-        _ = cnc_setcchar(&cc, scalars, attrs, pair)
-        mvwadd_wch(cnc_stdscr(), Int32(y), Int32(x), &cc)
     }
 
     func definePair(_ pair: Int32, foreground: Int32, background: Int32) -> Bool {

@@ -59,13 +59,24 @@ final class ScreenWriter {
     private func write(_ frame: CellBuffer, over previous: CellBuffer?, size: Terminal.Size) -> Bool {
         let maxX = min(frame.width, size.columns), maxY = min(frame.height, size.rows)
         let surface = self.surface
+        guard maxX > 0 else { return true }
+        // Whether the cell at (x, y) is as on screen. (A function, not a closure given to `Optional.map`: such a
+        // closure is checked to run on the main actor at every call, 360 instructions a cell.)
+        func unchanged(_ x: Int, _ y: Int) -> Bool {
+            guard let previous else { return false }
+            return previous[x, y] == frame[x, y]
+        }
         for y in 0..<maxY {
+            // Carried to the next x: each cell is compared once.
+            var sameHere = unchanged(0, y)
             for x in 0..<maxX {
+                let sameNext = x + 1 < maxX ? unchanged(x + 1, y) : true
+                defer { sameHere = sameNext }
                 let cell = frame[x, y]
                 if cell.isContinuation { continue }
-                if let previous {
+                if previous != nil {
                     // A wide character's right half changing redraws it too.
-                    if previous[x, y] == cell, x + 1 >= maxX || previous[x + 1, y] == frame[x + 1, y] { continue }
+                    if sameHere, sameNext { continue }
                 } else if cell == .blank {
                     // `erase()` blanked the window as a plain blank is written (a space, no colour pair, no
                     // attribute): most of a first screen is such cells.

@@ -1,6 +1,9 @@
 import Basics
 import FoundationEssentials
 import LocalFiles
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The config file, `$XDG_CONFIG_HOME/thumbtable/config.toml` (else `~/.config/thumbtable/config.toml`): the
 /// defaults a user sets once, read as a strict subset of TOML.
@@ -52,11 +55,22 @@ struct ConfigFile: Equatable {
     /// Where the file is looked for: `$XDG_CONFIG_HOME` when set to an absolute path (the XDG base directory
     /// spec ignores a relative one), else `$HOME/.config`; nil without either.
     static func location(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+        location { environment[$0] }
+    }
+
+    /// The same, with each variable read by `variable`.
+    static func location(_ variable: (String) -> String?) -> String? {
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") {
             return config + "/thumbtable/config.toml"
         }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        guard let home = variable("HOME"), !home.isEmpty else { return nil }
         return home + "/.config/thumbtable/config.toml"
+    }
+
+    /// The process's environment variable `name`, read alone: ProcessInfo's whole environment, made into a
+    /// dictionary, cost a one-shot pick 1.4 M of its 31.7 M instructions (issue 27).
+    static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 
     /// The file at `path`, or nil when there is none; a file that cannot be read or parsed is a problem.

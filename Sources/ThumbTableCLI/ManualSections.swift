@@ -26,7 +26,8 @@ enum ManualSections {
     /// The files the program reads and writes.
     static let files: [Entry] = [
         ("$XDG_CONFIG_HOME/thumbtable/config.toml", "The config file (else ~/.config/thumbtable/config.toml): "
-            + "defaults for the options, one key = value a line, as the long option without its dashes."),
+            + "defaults for the display options of the browsing commands and pick, one key = value a line, as the long "
+            + "option without its dashes; the command line wins."),
         ("$XDG_CACHE_HOME/thumbtable/", "The disk cache of downloaded images (else ~/.cache/thumbtable/; "
             + "--cache-dir moves it, --no-disk-cache leaves it alone, thumbtable cache clear empties it)."),
     ]

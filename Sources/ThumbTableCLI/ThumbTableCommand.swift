@@ -35,7 +35,7 @@ enum Main {
         }
         // ArgumentParser's own main, but its messages quote the user's arguments raw: they leave by Messages.
         do {
-            let arguments = try ConfigDefaults.apply(to: arguments, environment: ProcessInfo.processInfo.environment)
+            let arguments = try ConfigDefaults.apply(to: arguments, variable: ConfigFile.variable)
             let rest = Array(arguments.dropFirst())
             if arguments.first == PickCommand.configuration.commandName,
                let pick = PickCommand(quickParsing: rest) ?? PickCommand.parsedAlone(rest) {

@@ -43,10 +43,12 @@ struct PickEndToEndTests {
     /// Runs `shellLine` (CMD standing for thumbtable and its arguments) in a tmux shell, and returns the session once
     /// the picker's list shows.
     static func start(_ arguments: [String], _ shellLine: String, in scratch: Scratch,
-                      showing text: String? = "chelsea.png") async throws -> TmuxSession {
+                      showing text: String? = "chelsea.png",
+                      environment: [String: String] = [:]) async throws -> TmuxSession {
         let tmux = try TmuxSession(interactiveShellColumns: 100, rows: 30)
         try await tmux.waitFor(text: "$")
-        let line = shellLine.replacingOccurrences(of: "CMD", with: try TmuxSession.commandLine(arguments))
+        let command = try TmuxSession.commandLine(arguments, environment: environment)
+        let line = shellLine.replacingOccurrences(of: "CMD", with: command)
             .replacingOccurrences(of: "OUT", with: scratch.out).replacingOccurrences(of: "LIST", with: scratch.list)
             .replacingOccurrences(of: "ERR", with: scratch.err)
             + "; echo $? > \(scratch.status).part; mv \(scratch.status).part \(scratch.status)"
@@ -151,6 +153,30 @@ struct PickEndToEndTests {
         let (status, out) = try await Self.ended(scratch, tmux)
         #expect(status == "0")
         #expect(out == Array("two\n".utf8))
+    }
+
+    /// The config file's display settings apply to `pick` as to `browse`, and the command line wins: with `layout =
+    /// "grid"` the grid shows (Right moves to the second picture), with `--layout list` the list (Right opens the
+    /// first row's pane, whose Enter picks it).
+    @Test(arguments: [([String](), 1), (["--layout", "list"], 0)])
+    func theConfigFilesLayoutAppliesAndTheCommandLineWins(given: [String], picked: Int) async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.writeList(Self.names)
+        let config = scratch.folder.appendingPathComponent("config/thumbtable")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "layout = \"grid\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true,
+                                          encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": scratch.folder.appendingPathComponent("config").path]
+        let tmux = try await Self.start(["pick"] + given, "CMD < LIST > OUT", in: scratch,
+                                        showing: " 1 / 4", environment: environment)
+        defer { tmux.close() }
+        try tmux.send("Right")
+        if given.isEmpty { try await tmux.waitFor(text: " 2 / 4") }
+        try tmux.send("Enter")
+        let (status, out) = try await Self.ended(scratch, tmux)
+        #expect(status == "0")
+        #expect(out == scratch.path(Self.names[picked]) + [10], "\(String(decoding: out, as: UTF8.self))")
     }
 
     /// JSON lines that are not JSON are skipped: the status line counts them while the list shows the rest, and

@@ -65,6 +65,21 @@ import Testing
         #expect(pairs.pair(for: style(2), define: curses.define) == 0)
     }
 
+    /// The pair found last is kept aside for the next cell (most often of the same colours), and forgotten with the
+    /// rest at a reset: a number handed out again must not mean the colours it had before.
+    @Test func thePairFoundLastIsForgottenAtAReset() {
+        var pairs = ColorPairs(colorCount: 256, entryIsDirect: false, indexedBelow: 256, limit: 100)
+        let curses = Definitions()
+        #expect(pairs.pair(for: style(1), define: curses.define) == 1)
+        #expect(pairs.pair(for: style(1), define: curses.define) == 1)
+        pairs.reset()
+        #expect(pairs.pair(for: style(2), define: curses.define) == 1)
+        #expect(pairs.pair(for: style(1), define: curses.define) == 2)
+        #expect(pairs.pair(for: style(2), define: curses.define) == 1)
+        #expect(curses.made.map(\.pair) == [1, 1, 2])
+        #expect(curses.made.map(\.foreground) == [1, 2, 1])
+    }
+
     @Test func aPairCursesRefusesIsNotKept() {
         var pairs = ColorPairs(colorCount: 256, entryIsDirect: false, indexedBelow: 256, limit: 100)
         let curses = Definitions()

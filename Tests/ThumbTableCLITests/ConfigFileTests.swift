@@ -73,6 +73,17 @@ import Testing
         #expect(try ConfigDefaults.apply(to: ["photos", "--help"], environment: environment) == ["photos", "--help"])
     }
 
+    /// `pick` takes the file's display settings as `browse` does; its own options and the command line's win.
+    @Test func pickTakesTheFilesDisplaySettingsToo() throws {
+        let environment = try configHome("layout = \"grid\"\nmode = \"blocks\"\nno-disk-cache = true\n")
+        #expect(try ConfigDefaults.apply(to: ["pick"], environment: environment)
+                == ["pick", "--layout", "grid", "--mode", "blocks", "--no-disk-cache"])
+        #expect(try ConfigDefaults.apply(to: ["pick", "--json", "--layout", "list"], environment: environment)
+                == ["pick", "--mode", "blocks", "--no-disk-cache", "--json", "--layout", "list"])
+        #expect(try ConfigDefaults.apply(to: ["pick", "--layout=list"], environment: environment)
+                == ["pick", "--mode", "blocks", "--no-disk-cache", "--layout=list"])
+    }
+
     /// Expects the config file `text` to stop `thumbtable photos` with a message holding `expected`.
     func expectStops(_ text: String, saying expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let environment = try configHome(text)
