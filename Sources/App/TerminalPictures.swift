@@ -1,31 +1,33 @@
+import Cells
 import Codecs
 import FoundationEssentials
 import Graphics
 import Pixels
 import Table
 
-/// The one place that puts pictures in pixels on the terminal over their text art: the list's and the grid's
-/// thumbnails and the detail pane's picture, in sixel, iTerm2 images or kitty direct placements (`PictureProtocol`
-/// says how). Kitty's Unicode placeholders are text cells and go another way (`TerminalImages`).
+/// The one place that puts pictures in pixels on the terminal: the list's and the grid's thumbnails and the detail
+/// pane's picture, in sixel, iTerm2 images or kitty direct placements over their text art, or as kitty's Unicode
+/// placeholders in its place (`PictureProtocol` says how: one form for the thumbnails, one for the pane).
 ///
 /// After each update the App hands it the pictures the frame model shows (`TableController.screenPictures`): who
 /// each is for, its URL and its footprint. Before the frame's text is drawn it says which lines to repaint (a picture
 /// that left its place, whose pixels only text written over them erases) and removes the placements that left;
 /// after the text it sends each wanted picture that is ready and not on screen at that place, so a late picture
-/// can only land where the current frame wants it, for the binding that wants it. Each picture is fetched and
-/// encoded once per pixel size and kept (least recently used out, by bytes), so showing it again sends, never
-/// encodes. An idle screen sends nothing; while the rows fly past nothing is sent or fetched.
+/// can only land where the current frame wants it, for the binding that wants it. Pictures that are text cells
+/// (`CellPictures`) are uploaded before the text instead, and the frame draws their cells (`cells`). Each picture
+/// is fetched and encoded once per size and kept (`KeptPictures`), so showing it again sends, never encodes. An
+/// idle screen sends nothing; while the rows fly past nothing is sent or fetched.
 @MainActor
 final class TerminalPictures {
-    /// A picture at a pixel size: what one encoding is for.
+    /// Whose pictures a form draws: the list's and the grid's thumbnails, or the detail pane's.
+    enum Role: Hashable { case thumbnail, pane }
+
+    /// A picture at a pixel size over a grid of cells, for one role: what one encoding is for.
     struct Key: Hashable {
         var url: URL
         var box: PixelSize
-    }
-
-    private struct Kept {
-        var picture: EncodedPicture
-        var lastUse: UInt64
+        var grid: CellSize
+        var role: Role
     }
 
     private struct Shown {
@@ -36,10 +38,15 @@ final class TerminalPictures {
     /// The most bytes of encoded pictures kept to send again: about ten screens of large sixel thumbnails.
     static let maxBytes = 64 << 20
     /// The most pictures kept: kitty holds each one's pixels unpacked, and must never drop one on its own (its
-    /// quota is 320 MB); 400 thumbnails of 240x240 are 92 MB.
+    /// quota is 320 MB); 400 thumbnails of 240x240 are 92 MB. A form may ask for fewer (`PictureProtocol`).
     static let maxPictures = 400
 
-    private let form: any PictureProtocol
+    /// How the thumbnails and the pane's picture are drawn; nil: they stay text art.
+    private let thumbnailForm: (any PictureProtocol)?
+    private let paneForm: (any PictureProtocol)?
+    /// Whether the forms' pictures stay until text is written over them (sixel, iTerm2).
+    private let erasedByRepaint: Bool
+    private let maxPictures: Int
     private var cellPixels: CellPixelSize
     /// Fetches the picture fitted into a pixel box; nil when it failed.
     private let fetch: @MainActor (URL, PixelSize) async -> Bitmap?
@@ -47,51 +54,74 @@ final class TerminalPictures {
     /// Called when a picture is ready to be sent, or one was rejected: the screen must be drawn again.
     var onChange: (@MainActor () -> Void)?
 
-    private var kept: [Key: Kept] = [:]
-    private var keptBytes = 0
+    private var kept = KeptPictures()
     private var loads: [Key: Task<Void, Never>] = [:]
     /// Pictures that cannot be shown in pixels (failed, or the terminal rejected them): their text art stays.
     private var rejected: Set<Key> = []
     private var shown: [PictureOwner: Shown] = [:]
-    /// What the frame being drawn wants, and whether the rows fly past (nothing is sent then).
+    /// The pictures on screen as text cells (`CellPictures`), by owner.
+    private var shownCells: [PictureOwner: Shown] = [:]
+    /// What the frame being drawn wants in pixels over its text, and whether the rows fly past (nothing is sent then).
     private var wanted: [ScreenPicture] = []
     /// The same by owner (an owner's first picture, should one be listed twice).
     private var wantedByOwner: [PictureOwner: ScreenPicture] = [:]
     private var flying = false
     /// Set when placements may have moved with the text (rows moved): after the frame each is placed again.
     private var placeAgain = false
-    private var clock: UInt64 = 0
-    private var nextID: UInt32 = 1
+
+    /// The text cells the frame being drawn shows in place of the text art, by owner (kitty's placeholders): set
+    /// by `frameWill`, read by the frame.
+    private(set) var cells: [PictureOwner: CellBuffer] = [:]
 
     /// Bytes written for pictures, and encodings made: for the tests and the measurements.
     private(set) var bytesSent = 0
     private(set) var encodings = 0
 
-    init(form: any PictureProtocol, cellPixels: CellPixelSize,
+    /// Draws the thumbnails with `thumbnails` and the pane's picture with `pane` (nil: as text art).
+    init(thumbnails: (any PictureProtocol)?, pane: (any PictureProtocol)?, cellPixels: CellPixelSize,
          fetch: @escaping @MainActor (URL, PixelSize) async -> Bitmap?, send: @escaping @MainActor ([UInt8]) -> Void) {
-        self.form = form
+        thumbnailForm = thumbnails
+        paneForm = pane
+        erasedByRepaint = [thumbnails, pane].contains { $0?.erasedByRepaint == true }
+        maxPictures = [thumbnails, pane].compactMap { $0?.maxPictures }.min() ?? Self.maxPictures
         self.cellPixels = cellPixels
         self.fetch = fetch
         self.send = send
     }
 
-    /// Before the frame's text is drawn: takes what the frame shows, removes the placements that left their place
-    /// and returns the lines whose pictures must be erased by repainting them.
+    /// Draws every picture with `form`.
+    convenience init(form: any PictureProtocol, cellPixels: CellPixelSize,
+                     fetch: @escaping @MainActor (URL, PixelSize) async -> Bitmap?,
+                     send: @escaping @MainActor ([UInt8]) -> Void) {
+        self.init(thumbnails: form, pane: form, cellPixels: cellPixels, fetch: fetch, send: send)
+    }
+
+    /// Whether the detail pane's picture is drawn here (else it stays text art).
+    var drawsPane: Bool { paneForm != nil }
+
+    /// Before the frame's text is drawn: takes what the frame shows, removes the placements that left their place,
+    /// sends what the text cells of pictures need and hands the frame those cells (`cells`), and returns the lines
+    /// whose pictures must be erased by repainting them. A picture shown in part (cut by the list's bottom, under
+    /// the help) is taken only as text cells.
     func frameWill(show pictures: [ScreenPicture], flying: Bool) -> [Range<Int>] {
-        wanted = pictures
+        let drawable = pictures.filter { picture in
+            form(for: picture.owner).map { $0 is any CellPictures || picture.isWhole } ?? false
+        }
+        wanted = drawable.filter { !(form(for: $0.owner) is any CellPictures) }
         self.flying = flying
         wantedByOwner = [:]
-        for picture in pictures where wantedByOwner[picture.owner] == nil { wantedByOwner[picture.owner] = picture }
+        for picture in drawable where wantedByOwner[picture.owner] == nil { wantedByOwner[picture.owner] = picture }
         let byOwner = wantedByOwner
-        let wantedKeys = Set(pictures.compactMap(key(for:)))
+        let wantedKeys = Set(drawable.compactMap(key(for:)))
         for (key, task) in loads where !wantedKeys.contains(key) {
             task.cancel()
             loads[key] = nil
         }
+        showCells(drawable.filter { form(for: $0.owner) is any CellPictures })
         let leaving = misplaced
         guard !leaving.isEmpty else { return [] }
         placeAgain = true
-        if form.erasedByRepaint {
+        if erasedByRepaint {
             // Every line with pixels on it is repainted, those that stay too: curses may scroll a region to move
             // rows (its hash of the lines it believes on screen), and pixels move with the scrolled text. A
             // repainted line's old content is unknown to curses, so whatever moves onto it is rewritten, which
@@ -110,7 +140,7 @@ final class TerminalPictures {
             if let next = byOwner[owner], key(for: next) == old.key, !flying {
                 continue  // placed again at its new place after the frame: the same ids move it
             }
-            if let entry = kept[old.key] { bytes += form.remove(entry.picture, placement: placement(of: owner)) }
+            if let entry = kept[old.key] { bytes += entry.form.remove(entry.picture, placement: placement(of: owner)) }
         }
         write(bytes)
         return []
@@ -123,15 +153,15 @@ final class TerminalPictures {
         var bytes: [UInt8] = []
         // Curses may have moved the text by scrolling a region, and kitty's placements with it: after a frame that
         // moved pictures, each is placed again where it is wanted (the same ids move it).
-        if placeAgain, !form.erasedByRepaint { shown.removeAll() }
+        if placeAgain, !erasedByRepaint { shown.removeAll() }
         placeAgain = false
         for picture in wanted where shown[picture.owner] == nil {
             guard let key = key(for: picture), !rejected.contains(key) else { continue }
-            guard let entry = use(key) else {
+            guard let entry = kept.use(key) else {
                 load(key, footprint: picture.footprint)
                 continue
             }
-            bytes += form.show(entry, at: picture.footprint, placement: placement(of: picture.owner))
+            bytes += entry.form.show(entry.picture, at: picture.footprint, placement: placement(of: picture.owner))
             shown[picture.owner] = Shown(picture: picture, key: key)
         }
         bytes += evictIfNeeded()
@@ -142,7 +172,7 @@ final class TerminalPictures {
     /// place, or an owner the frame no longer shows). Cannot happen while pictures are placed only from the frame's
     /// wants and removed before the text moves; counted with the text art's `wrong_paints` so tests and
     /// `--stats-file` can prove it.
-    var wrongPictures: Int { misplaced.count }
+    var wrongPictures: Int { misplaced.count + shownCells.filter { wantedByOwner[$0.key] != $0.value.picture }.count }
 
     /// The pictures on screen that the frame does not want where they are: before the frame, those that leave.
     private var misplaced: [PictureOwner: Shown] {
@@ -150,9 +180,9 @@ final class TerminalPictures {
     }
 
     /// Every cell was repainted (a resize, a resume): no sixel or iTerm2 picture is left on screen; kitty's
-    /// placements are placed again where the next frame wants them.
+    /// placements are placed again where the next frame wants them (text cells are repainted as text).
     func screenRepainted() {
-        if form.erasedByRepaint { shown.removeAll() } else { placeAgain = true }
+        if erasedByRepaint { shown.removeAll() } else { placeAgain = true }
     }
 
     /// The screen is given back (exit, Ctrl-Z): the terminal forgets every image (kitty keeps them per screen);
@@ -160,10 +190,12 @@ final class TerminalPictures {
     func leaveScreen() {
         var bytes: [UInt8] = []
         for (owner, old) in shown {
-            if let entry = kept[old.key] { bytes += form.remove(entry.picture, placement: placement(of: owner)) }
+            if let entry = kept[old.key] { bytes += entry.form.remove(entry.picture, placement: placement(of: owner)) }
         }
-        for entry in kept.values { bytes += form.forget(entry.picture) }
+        for entry in kept.all { bytes += entry.form.forget(entry.picture) }
         shown.removeAll()
+        shownCells.removeAll()
+        cells.removeAll()
         write(bytes)
     }
 
@@ -173,25 +205,21 @@ final class TerminalPictures {
         leaveScreen()
         cancel()
         cellPixels = size
-        kept.removeAll()
-        keptBytes = 0
+        _ = kept.removeAll()
         rejected.removeAll()
     }
 
     /// An answer from the terminal: an error for one of our images makes its picture text art for good.
     func handle(_ response: KittyResponse) {
-        guard !response.isOK, let key = kept.first(where: { $0.value.picture.id == response.imageID })?.key else {
-            return
-        }
+        guard !response.isOK, let key = kept.key(ofID: response.imageID), let entry = kept[key] else { return }
         rejected.insert(key)
         var bytes: [UInt8] = []
         for (owner, old) in shown where old.key == key {
             shown[owner] = nil
-            bytes += form.remove(kept[key]!.picture, placement: placement(of: owner))
+            bytes += entry.form.remove(entry.picture, placement: placement(of: owner))
         }
-        bytes += form.forget(kept[key]!.picture)
-        keptBytes -= kept[key]!.picture.bytes.count
-        kept[key] = nil
+        for (owner, old) in shownCells where old.key == key { shownCells[owner] = nil }
+        bytes += forget(key)
         write(bytes)
         onChange?()
     }
@@ -208,12 +236,20 @@ final class TerminalPictures {
     }
 
     /// The pictures on screen now, by owner: for the tests.
-    var onScreen: [PictureOwner: ScreenPicture] { shown.mapValues(\.picture) }
+    var onScreen: [PictureOwner: ScreenPicture] { shown.merging(shownCells) { $1 }.mapValues(\.picture) }
 
     // MARK: Encodings
 
+    private func form(for owner: PictureOwner) -> (any PictureProtocol)? {
+        owner == .pane ? paneForm : thumbnailForm
+    }
+
     private func key(for picture: ScreenPicture) -> Key? {
-        form.box(for: picture.footprint, cell: cellPixels).map { Key(url: picture.url, box: $0) }
+        let footprint = picture.footprint
+        return form(for: picture.owner)?.box(for: footprint, cell: cellPixels).map {
+            Key(url: picture.url, box: $0, grid: CellSize(columns: footprint.columns, rows: footprint.rows),
+                role: picture.owner == .pane ? .pane : .thumbnail)
+        }
     }
 
     /// A placement id per owner: the slot's (its binding is told apart by the image and the place), or the pane's.
@@ -224,34 +260,34 @@ final class TerminalPictures {
         }
     }
 
-    private func use(_ key: Key) -> EncodedPicture? {
-        guard kept[key] != nil else { return nil }
-        clock += 1
-        kept[key]!.lastUse = clock
-        return kept[key]!.picture
+    private func load(_ key: Key, footprint: PictureFootprint) {
+        guard loads[key] == nil, let form = key.role == .pane ? paneForm : thumbnailForm,
+              let id = kept.newID(for: key, in: thumbnailForm ?? form, tries: maxPictures + loads.count + 256)
+        else { return }
+        let fetch = self.fetch
+        loads[key] = Task { [weak self] in
+            let bitmap = await fetch(key.url, key.box)
+            var bytes: [UInt8]?
+            if let bitmap, !Task.isCancelled {
+                // Encoding takes milliseconds of CPU: off the main actor.
+                bytes = await Task.detached { form.encode(bitmap, footprint: footprint, id: id) }.value
+            }
+            self?.loaded(key, id: id, bytes: bytes, form: form)
+        }
     }
 
-    private func load(_ key: Key, footprint: PictureFootprint) {
-        guard loads[key] == nil else { return }
-        let id = nextID
-        nextID = nextID == 0xFF_FFFF ? 1 : nextID + 1
-        let (form, fetch) = (self.form, self.fetch)
-        loads[key] = Task { [weak self] in
-            guard let bitmap = await fetch(key.url, key.box), !Task.isCancelled else {
-                if !Task.isCancelled { self?.failed(key) }
-                return
-            }
-            // Encoding takes milliseconds of CPU: off the main actor.
-            let bytes = await Task.detached { form.encode(bitmap, footprint: footprint, id: id) }.value
-            guard let self, !Task.isCancelled else { return }
-            self.loads[key] = nil
-            guard let bytes else { return self.failed(key) }
-            self.encodings += 1
-            self.clock += 1
-            self.kept[key] = Kept(picture: EncodedPicture(id: id, bytes: bytes), lastUse: self.clock)
-            self.keptBytes += bytes.count
-            self.onChange?()
+    /// A load ended: its encoding is kept, or the picture stays text art (failed), or nothing (cancelled: another
+    /// load of the key may be under way).
+    private func loaded(_ key: Key, id: UInt32, bytes: [UInt8]?, form: any PictureProtocol) {
+        guard !Task.isCancelled, let bytes else {
+            kept.release(id, of: key)
+            if !Task.isCancelled { failed(key) }
+            return
         }
+        loads[key] = nil
+        encodings += 1
+        kept.keep(EncodedPicture(id: id, bytes: bytes), for: key, form: form)
+        onChange?()
     }
 
     private func failed(_ key: Key) {
@@ -259,17 +295,19 @@ final class TerminalPictures {
         rejected.insert(key)
     }
 
+    /// Forgets a kept picture: the bytes that make the terminal forget it.
+    private func forget(_ key: Key) -> [UInt8] {
+        kept.forget(key).map { $0.form.forget($0.picture) } ?? []
+    }
+
     /// Forgets the least recently used pictures not on screen while more than `maxBytes` or `maxPictures` are kept.
     private func evictIfNeeded() -> [UInt8] {
-        guard keptBytes > Self.maxBytes || kept.count > Self.maxPictures else { return [] }
-        let onScreen = Set(shown.values.map(\.key))
+        guard kept.bytes > Self.maxBytes || kept.count > maxPictures else { return [] }
+        let onScreen = Set(shown.values.map(\.key)).union(shownCells.values.map(\.key))
         var bytes: [UInt8] = []
-        let oldestFirst = kept.filter { !onScreen.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, entry) in oldestFirst {
-            guard keptBytes > Self.maxBytes || kept.count > Self.maxPictures else { break }
-            bytes += form.forget(entry.picture)
-            keptBytes -= entry.picture.bytes.count
-            kept[key] = nil
+        for key in kept.oldestFirst(except: onScreen) {
+            guard kept.bytes > Self.maxBytes || kept.count > maxPictures else { break }
+            bytes += forget(key)
         }
         return bytes
     }
@@ -282,23 +320,30 @@ final class TerminalPictures {
 }
 
 extension TerminalPictures {
-    /// Spaces in the default colours over every cell of `footprints`: text written over a sixel or iTerm2 picture's
-    /// cells is what erases it. The cursor and its colours are saved before (DECSC) and restored after (DECRC), so
-    /// curses' idea of both stays true; the lines are then repainted by curses with what they hold.
-    static func blanks(over footprints: [PictureFootprint]) -> [UInt8] {
-        guard !footprints.isEmpty else { return [] }
-        var bytes = Array("\u{1B}7\u{1B}[0m".utf8)
-        for footprint in footprints where footprint.columns > 0 {
-            for line in footprint.lines {
-                bytes += Array("\u{1B}[\(line + 1);\(footprint.x + 1)H".utf8)
-                bytes += [UInt8](repeating: 0x20, count: footprint.columns)
+    /// Before the frame's text: the pictures that are text cells (kitty's placeholders). Each wanted one whose
+    /// encoding is kept is uploaded if the terminal lacks it (before the frame that draws its cells) and its cells
+    /// handed to the frame; the others are fetched. While the rows fly past, a picture keeps its cells if its owner
+    /// showed it the frame before, and none is uploaded or fetched. A late picture shows only where the current
+    /// frame wants it, for the binding that wants it: the cells go by owner.
+    private func showCells(_ pictures: [ScreenPicture]) {
+        var next: [PictureOwner: Shown] = [:]
+        var cells: [PictureOwner: CellBuffer] = [:]
+        var bytes: [UInt8] = []
+        for picture in pictures where next[picture.owner] == nil {
+            guard let form = form(for: picture.owner) as? any CellPictures, let key = key(for: picture),
+                  !rejected.contains(key) else { continue }
+            let shownBefore = shownCells[picture.owner]?.key == key
+            if flying && !shownBefore { continue }
+            guard let entry = shownBefore ? kept[key] : kept.use(key) else {
+                if !flying { load(key, footprint: picture.footprint) }
+                continue
             }
+            bytes += form.show(entry.picture, at: picture.footprint, placement: placement(of: picture.owner))
+            next[picture.owner] = Shown(picture: picture, key: key)
+            cells[picture.owner] = form.cells(of: entry.picture, at: picture.footprint)
         }
-        return bytes + Array("\u{1B}8".utf8)
+        shownCells = next
+        self.cells = cells
+        write(bytes)
     }
-}
-
-extension PictureFootprint {
-    /// The screen lines it covers.
-    var lines: Range<Int> { y..<(y + rows) }
 }

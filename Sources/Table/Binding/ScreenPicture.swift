@@ -1,3 +1,4 @@
+import Cells
 import FoundationEssentials
 
 /// Who a picture on screen is for: a slot's binding (its id and binding generation, so a slot bound anew is another
@@ -14,10 +15,18 @@ public struct ScreenPicture: Sendable, Hashable {
     public var owner: PictureOwner
     public var url: URL
     public var footprint: PictureFootprint
+    /// False when only part of it shows (cut by the list's bottom, or partly covered by the help or the reuse
+    /// overlay): only a picture that is text cells (kitty's placeholders) may be drawn then, and the frame clips it.
+    public var isWhole: Bool
 
-    public init(owner: PictureOwner, url: URL, footprint: PictureFootprint) {
+    public init(owner: PictureOwner, url: URL, footprint: PictureFootprint, isWhole: Bool = true) {
         self.owner = owner
         self.url = url
         self.footprint = footprint
+        self.isWhole = isWhole
     }
 }
+
+/// The text cells that show pictures in place of their text art, by owner (kitty's Unicode placeholders): what the
+/// App's terminal pictures hand the frame (`TableController.frame(pictureCells:)`) for the frame being drawn.
+public typealias PictureCells = [PictureOwner: CellBuffer]
