@@ -13,20 +13,7 @@ import Testing
 /// fetch that answers at once, the real kitty encoder.
 @MainActor
 @Suite struct TerminalPicturesPlaceholderTests {
-    final class Record {
-        var writes: [[UInt8]] = []
-        var fetches: [URL] = []
-        var all: String { writes.map { String(decoding: $0, as: UTF8.self) }.joined() }
-        /// The ids of the uploads (`a=T`) and of the deletes (`a=d,d=I`) written, in order.
-        var uploads: [UInt32] { ids(all, /a=T,[^;]*i=([0-9]+)/) }
-        var deletes: [UInt32] { ids(all, /a=d,d=I,i=([0-9]+)/) }
-
-        private func ids(_ text: String, _ pattern: Regex<(Substring, Substring)>) -> [UInt32] {
-            text.matches(of: pattern).compactMap { UInt32($0.1) }
-        }
-    }
-
-    let record = Record()
+    let record = TerminalPicturesTests.Record()
     let cell = CellPixelSize(width: 10, height: 20)
     let cat = URL(string: "https://example.com/cat.png")!
     let dog = URL(string: "https://example.com/dog.png")!
@@ -51,15 +38,8 @@ import Testing
     @discardableResult
     func frame(_ pictures: TerminalPictures, _ wanted: [ScreenPicture], flying: Bool = false,
                awaitingLoad: Bool = false) async -> PictureCells {
-        #expect(pictures.frameWill(show: wanted, flying: flying).isEmpty, "no line repainted for text cells")
-        pictures.frameDrawn()
-        #expect(pictures.wrongPictures == 0, "every picture on screen is one the frame wants there")
-        if awaitingLoad {
-            await pictures.loadsFinished()
-            _ = pictures.frameWill(show: wanted, flying: flying)
-            pictures.frameDrawn()
-            #expect(pictures.wrongPictures == 0, "every picture on screen is one the frame wants there")
-        }
+        let lines = await TerminalPicturesTests.frame(pictures, wanted, flying: flying, awaitingLoad: awaitingLoad)
+        #expect(lines.isEmpty, "no line repainted for text cells")
         return pictures.cells
     }
 
@@ -194,4 +174,10 @@ import Testing
         pictures.leaveScreen()
         #expect(Set(record.deletes) == [thumbnail, paneID], "one delete path for both")
     }
+}
+
+extension TerminalPicturesTests.Record {
+    /// The ids of the uploads (`a=T`) and of the deletes (`a=d,d=I`) written, in order.
+    var uploads: [UInt32] { all.matches(of: /a=T,[^;]*i=([0-9]+)/).compactMap { UInt32($0.1) } }
+    var deletes: [UInt32] { all.matches(of: /a=d,d=I,i=([0-9]+)/).compactMap { UInt32($0.1) } }
 }
