@@ -24,13 +24,9 @@ public final class App {
     private var autoplay: Autoplay?
     /// What `w`, `W`, `o` and `y` do on ThumbTable's table (none on the split screen's).
     private var itemActions: ItemActions?
-    /// The terminal's kitty images of the thumbnails, when they are shown in pixels with Unicode placeholders.
-    private let images: TerminalImages?
-    /// The pictures drawn in pixels over their text art (sixel, iTerm2, kitty placements): the pane's, and the
-    /// thumbnails' where `images` does not show them.
+    /// The pictures drawn in pixels over their text art (sixel, iTerm2, kitty placements) or as kitty's Unicode
+    /// placeholders in its place: the thumbnails' and the pane's, as far as the terminal shows them.
     private let pictures: TerminalPictures?
-    /// Whether `pictures` draws the thumbnails too, or only the pane's picture (decided once, by the terminal).
-    private let picturesDrawThumbnails: Bool
     /// What a picker's Enter chose (`TableController.Configuration.picking`), in list order; empty until then.
     public private(set) var picked: [Item] = []
     /// Called after each `update()`, before the frame is drawn: a picker looks there at what has arrived (an empty
@@ -75,11 +71,8 @@ public final class App {
         configuration.helpLines = KeyTable.helpLines(picking: configuration.picking)
         let table = TableController(source: source, loader: tableLoader, configuration: configuration)
         self.table = table
-        images = Self.makeImages(for: terminal, pipeline: naive == nil ? pixels : nil)
         pictures = Self.makePictures(for: terminal, pipeline: naive == nil ? pixels : nil)
-        picturesDrawThumbnails = Self.picturesThumbnails(terminal.graphics)
-        table.showPixels(through: images)
-        if let pictures, let pixels, naive == nil {
+        if let pictures, pictures.drawsPane, let pixels, naive == nil {
             table.playPaneAnimations(inPixels: Self.paneAnimations(in: pictures, pipeline: pixels))
         }
         if let naive {
@@ -95,11 +88,8 @@ public final class App {
             ? ItemActions(loader: tableLoader, saveFolder: saveFolder, localFiles: source.origin == .local) {
                 terminal.send($0)
             } : nil
-        terminal.onGraphicsReply = { [weak images, weak pictures] response in
-            images?.handle(response)
-            pictures?.handle(response)
-        }
-        let pixelsNote = Self.pixelsNote(for: terminal, showing: images != nil || naive != nil)
+        terminal.onGraphicsReply = { [weak pictures] response in pictures?.handle(response) }
+        let pixelsNote = Self.pixelsNote(for: terminal, showing: naive != nil)
         let notes = [terminal.entryNote, terminal.colorNote, terminal.graphics.note, pixelsNote].compactMap { $0 }
         if !notes.isEmpty { table.say(notes.joined(separator: "; ")) }
     }
@@ -110,7 +100,6 @@ public final class App {
     public func run() async -> Int32 {
         resizeTables()
         for table in tables { table.onChange { [weak self] in self?.setNeedsFrame() } }
-        images?.onChange = { [weak self] in self?.setNeedsFrame() }
         pictures?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
@@ -179,7 +168,6 @@ public final class App {
     private func suspend() {
         guard exitStatus == nil else { return }
         // kitty keeps images per screen: the shell's screen must not keep ours. They are sent again on resume.
-        images?.deleteAll()
         pictures?.leaveScreen()
         terminal.suspendProcess()
         redrawAll()
@@ -205,7 +193,6 @@ public final class App {
     /// not their pixels).
     private func followCellPixels() {
         guard let cells = terminal.cellPixels else { return }
-        images?.cellPixelsChanged(to: cells)
         pictures?.cellPixelsChanged(to: cells)
     }
 
@@ -235,7 +222,6 @@ public final class App {
         onQuit?()
         spinnerTimer?.cancel()
         spinnerTimer = nil
-        images?.deleteAll()
         pictures?.leaveScreen()
         terminal.restore()
         let status = onRestored?(status) ?? status
@@ -320,13 +306,14 @@ public final class App {
                              settled: tables.allSatisfy(\.isSettled))
     }
 
-    /// Draws the table's frame with its pictures in pixels: the lines of pictures that left are repainted with the
-    /// text, then the pictures wanted and not yet on screen are sent over it.
+    /// Draws the table's frame with its pictures: the lines of pictures that left are repainted with the text, the
+    /// pictures that are text cells drawn in it, then the pictures wanted in pixels and not yet on screen are sent
+    /// over it.
     private func drawTable() {
         guard let pictures else { return terminal.draw(table.frame()) }
-        let shown = table.screenPictures.filter { picturesDrawThumbnails || $0.owner == .pane }
-        for lines in pictures.frameWill(show: shown, flying: table.isScrollFlying) { terminal.repaint(lines: lines) }
-        terminal.draw(table.frame())
+        let repaint = pictures.frameWill(show: table.screenPictures, flying: table.isScrollFlying)
+        for lines in repaint { terminal.repaint(lines: lines) }
+        terminal.draw(table.frame(pictureCells: pictures.cells))
         pictures.frameDrawn()
         table.countWrongPaints(pictures.wrongPictures)
     }

@@ -1,3 +1,4 @@
+import Cells
 import Codecs
 import Graphics
 import Pixels
@@ -5,7 +6,7 @@ import Table
 
 /// One terminal protocol's way of drawing a picture in pixels over its text art's cells (`TerminalPictures` decides
 /// what to draw and when; this says how): sixel, an iTerm2 inline image, a kitty direct placement. A new protocol,
-/// or a terminal's quirk, is one more of these.
+/// or a terminal's quirk, is one more of these; one whose pictures are text cells is a `CellPictures`.
 @MainActor
 protocol PictureProtocol: AnyObject, Sendable {
     /// Whether a picture stays until text is written over its cells (sixel, iTerm2): the adapter then has its lines
@@ -25,6 +26,10 @@ protocol PictureProtocol: AnyObject, Sendable {
     func remove(_ picture: EncodedPicture, placement: UInt32) -> [UInt8]
     /// The bytes that make the terminal forget `picture` (no longer kept: evicted, or the screen is left).
     func forget(_ picture: EncodedPicture) -> [UInt8]
+    /// The most pictures kept (and so held by the terminal) at once.
+    var maxPictures: Int { get }
+    /// The id a new picture gets after `id` (0 before the first), in the range the protocol can carry.
+    func id(after id: UInt32) -> UInt32
 
     // The detail pane's animation (`PanePixelFrames`): defaults below re-send each frame as a picture.
 
@@ -55,6 +60,15 @@ struct AnimationFrameBytes: Sendable {
     }
 }
 
+/// A protocol whose pictures are text cells drawn by the frame in place of the text art (kitty's Unicode
+/// placeholders), not bytes written over the text after it: `show` gives only what must reach the terminal before
+/// the frame that draws the cells (an upload), and `remove` nothing (the cells are written over).
+@MainActor
+protocol CellPictures: PictureProtocol {
+    /// The cells that show `picture` at `footprint`, the footprint's size.
+    func cells(of picture: EncodedPicture, at footprint: PictureFootprint) -> CellBuffer
+}
+
 /// A picture encoded for the terminal at one size, kept to be sent again.
 struct EncodedPicture: Sendable {
     /// Its id to the terminal (kitty), unique in the run.
@@ -63,6 +77,11 @@ struct EncodedPicture: Sendable {
 }
 
 extension PictureProtocol {
+    var maxPictures: Int { TerminalPictures.maxPictures }
+
+    /// 1 up to 2^24 - 1, then round again.
+    func id(after id: UInt32) -> UInt32 { id >= 0xFF_FFFF ? 1 : id + 1 }
+
     /// `bytes` written at the footprint's top left cell, the cursor saved before and restored after (curses believes
     /// it where it left it).
     func atCell(_ footprint: PictureFootprint, _ bytes: [UInt8]) -> [UInt8] {

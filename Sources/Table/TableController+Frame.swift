@@ -7,8 +7,10 @@ extension TableController {
     /// line, the reuse overlay, help.
     /// It reads state and writes cells, nothing else: `update()` starts the loads, caches the rows' heights and
     /// works out the frame model (what is placed where) first; composed without it, the frame works the model out
-    /// and stores nothing. Its cost depends on the rows on screen, not on the rows loaded.
-    public func frame() -> CellBuffer {
+    /// and stores nothing. Its cost depends on the rows on screen, not on the rows loaded. A thumbnail whose owner
+    /// has cells in `pictureCells` (kitty's placeholders, from the App's terminal pictures) shows them in place of
+    /// its text art.
+    public func frame(pictureCells: PictureCells = [:]) -> CellBuffer {
         let (columns, rows) = size
         let model = frameModel
         var frame = CellBuffer(width: columns, height: rows)
@@ -20,7 +22,7 @@ extension TableController {
         case .pageFailure(let pageFailure):
             PageFailurePaneView(pane: pageFailure, theme: theme, text: model.paneText).draw(into: &frame, area: area)
         case .list, .filter, .help:
-            drawRows(model, theme: theme, into: &frame)
+            drawRows(model, theme: theme, pictureCells: pictureCells, into: &frame)
         }
         if rows >= 4 {
             HeaderLine(sourceName: source.name, list: list, selection: viewport.selection, screen: screen,
@@ -48,14 +50,17 @@ extension TableController {
     }
 
     /// Draws the rows or the grid, placed as the frame model says.
-    private func drawRows(_ model: FrameModel, theme: Theme, into frame: inout CellBuffer) {
+    private func drawRows(_ model: FrameModel, theme: Theme, pictureCells: PictureCells,
+                          into frame: inout CellBuffer) {
+        let cell = ItemCellDrawer(pool: pool, theme: theme, tick: tick, showsSlots: showingReuseOverlay,
+                                  pictureCells: pictureCells)
         if let grid = listLayout.grid {
-            GridView(list: list, grid: grid, placed: model.placed, selection: viewport.selection, pool: pool,
-                     theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
+            GridView(list: list, grid: grid, placed: model.placed, selection: viewport.selection, cell: cell,
+                     marks: marks)
                 .draw(into: &frame, area: model.listArea)
         } else {
-            ListView(list: list, layout: layout, placed: model.placed, selection: viewport.selection, pool: pool,
-                     theme: theme, tick: tick, showsSlots: showingReuseOverlay, marks: marks)
+            ListView(list: list, layout: layout, placed: model.placed, selection: viewport.selection, cell: cell,
+                     marks: marks)
                 .draw(into: &frame, area: model.listArea)
         }
     }

@@ -5,9 +5,10 @@ import FoundationEssentials
 /// over the text art after each frame.
 extension TableController {
     /// Each visible row (or grid cell) whose thumbnail's text art is painted, at its text art's cells, and the
-    /// detail pane's picture; read after `update()`, as `frame()` is. A row cut by the list area's bottom, covered by
-    /// the reuse overlay (or, in the grid, tagged by it) or under the help, a pane or the filter's list is left out:
-    /// a picture is shown whole or not at all.
+    /// detail pane's picture; read after `update()`, as `frame()` is. A picture in real pixels is shown whole or not
+    /// at all, so a row cut by the list area's bottom, covered by the reuse overlay (or, in the grid, tagged by it)
+    /// or under the help is listed as not whole (`ScreenPicture.isWhole`): only text cells may show it, in part.
+    /// Rows under a pane are left out.
     public var screenPictures: [ScreenPicture] {
         let model = frameModel
         if let pane = model.detailPicture {
@@ -17,8 +18,8 @@ extension TableController {
         case .list, .filter: break
         case .detail, .pageFailure, .help: return []
         }
-        guard !screen.isHelp, let box = listLayout.thumbnailBox, !(showingReuseOverlay && listLayout.grid != nil)
-        else { return [] }
+        guard let box = listLayout.thumbnailBox else { return [] }
+        let covered = screen.isHelp || (showingReuseOverlay && listLayout.grid != nil)
         let area = model.listArea
         let bottom = area.y + area.height - model.overlayLines
         var pictures: [ScreenPicture] = []
@@ -30,10 +31,11 @@ extension TableController {
             let offset = ThumbnailView.pictureOffset(of: CellSize(columns: art.width, rows: art.height), in: box)
             let x = area.x + place.x + column + offset.x
             let y = area.y + place.y + offset.y
-            guard art.width > 0, art.height > 0, y >= area.y, y + art.height <= bottom else { continue }
+            guard art.width > 0, art.height > 0, y >= area.y, y < bottom else { continue }
             pictures.append(ScreenPicture(owner: .slot(id: slot.id, generation: slot.bindingGeneration), url: url,
                                           footprint: PictureFootprint(x: x, y: y, columns: art.width,
-                                                                      rows: art.height)))
+                                                                      rows: art.height),
+                                          isWhole: !covered && y + art.height <= bottom))
         }
         return pictures
     }

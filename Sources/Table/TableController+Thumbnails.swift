@@ -56,10 +56,4 @@ extension TableController {
     public func dismissBatchProgress() {
         batch.dismiss()
     }
-
-    /// Shows thumbnails through `pictures` once their text art is painted; nil for text art only (see
-    /// `PixelPictures`).
-    public func showPixels(through pictures: PixelPictures?) {
-        binder.pixelPictures = pictures
-    }
 }

@@ -45,6 +45,12 @@ import Testing
     @discardableResult
     func frame(_ pictures: TerminalPictures, _ wanted: [ScreenPicture], flying: Bool = false,
                awaitingLoad: Bool = false) async -> [Range<Int>] {
+        await Self.frame(pictures, wanted, flying: flying, awaitingLoad: awaitingLoad)
+    }
+
+    /// The same, for any suite of the adapter.
+    static func frame(_ pictures: TerminalPictures, _ wanted: [ScreenPicture], flying: Bool,
+                      awaitingLoad: Bool) async -> [Range<Int>] {
         let lines = pictures.frameWill(show: wanted, flying: flying)
         pictures.frameDrawn()
         #expect(pictures.wrongPictures == 0, "every picture on screen is one the frame wants there")

@@ -22,14 +22,7 @@ public final class RowSlot {
     public private(set) var cancellations = 0
     /// The item whose load produced the picture shown (nil: none shown): another than `boundItem` is a wrong picture.
     public private(set) var paintedItem: Int?
-    /// The picture in real pixels shown instead of the text art, where the terminal can (see `PixelPictures`).
-    public private(set) var pixels: PixelState = .notAsked
-    /// The `PixelPictures.generation` the pixels were asked under.
-    var pixelGeneration = 0
-    /// The text art the pixels replaced, shown again should the terminal lose the image.
-    private var textArt: CellBuffer?
     private var task: Task<Void, Never>?
-    private var pixelTask: Task<Void, Never>?
     private let counters: SlotCounters
     private let log: SlotLog
     private let changed: ChangeSignal
@@ -80,7 +73,6 @@ public final class RowSlot {
             counters.loadsCancelled += 1
         }
         event = cancelled ? .cancelled : .free
-        forgetPixels()
         thumbnail = .none
         paintedItem = nil
         boundItem = nil
@@ -133,7 +125,6 @@ public final class RowSlot {
         guard boundItem != nil, imageURL != nil else { return }
         if task != nil { cancellations += 1 }
         task?.cancel()
-        forgetPixels()
         bindingGeneration += 1
         start(load)
     }
@@ -150,7 +141,6 @@ public final class RowSlot {
         // Cannot happen while the generation check holds; counted so tests and --stats-file can prove it.
         if boundItem != item { counters.wrongPaints += 1 }
         paintedItem = item
-        forgetPixels()
         thumbnail = state
         // A naive late result leaves the current binding's load (if any) running and in hand.
         if generation == bindingGeneration { task = nil }
@@ -162,60 +152,5 @@ public final class RowSlot {
             log.add(slot: id, SlotLog.row(item) + " " + event.rawValue)
         }
         changed.send()
-    }
-
-    // MARK: Pixels
-
-    /// The text art painted, waiting to be asked for in pixels: the binder asks for it then.
-    var textArtAwaitingPixels: CellBuffer? {
-        guard pixels == .notAsked, case .loaded(let art) = thumbnail else { return nil }
-        return art
-    }
-
-    /// Shows the picture in pixels (the terminal holds it) in place of the text art.
-    func showPixels(_ image: ShownImage) {
-        guard case .loaded(let art) = thumbnail else { return }
-        if textArt == nil { textArt = art }
-        thumbnail = .loaded(image.cells)
-        pixels = .shown(image)
-    }
-
-    /// Awaits the picture in pixels; shown only if the slot is still bound the same way, with the same text art.
-    func startPixels(_ load: @escaping @MainActor () async -> ShownImage?) {
-        pixels = .loading
-        let generation = bindingGeneration
-        pixelTask = Task { [weak self] in
-            let image = await load()
-            guard let self, generation == self.bindingGeneration, !Task.isCancelled, self.pixels == .loading else {
-                return
-            }
-            self.pixelTask = nil
-            if let image {
-                self.showPixels(image)
-                if let item = self.boundItem { self.log.add(slot: self.id, SlotLog.row(item) + " in pixels") }
-            } else {
-                self.pixels = .unavailable
-            }
-            self.changed.send()
-        }
-    }
-
-    /// The picture cannot be shown in pixels: the text art stays.
-    func pixelsUnavailable() {
-        pixels = .unavailable
-    }
-
-    /// The terminal no longer holds the image: the text art comes back, and the pixels may be asked for again.
-    func dropPixels() {
-        if case .shown = pixels, let textArt { thumbnail = .loaded(textArt) }
-        forgetPixels()
-    }
-
-    /// Cancels the pixels' load and forgets them (the slot is reused, reloaded, or given a new picture).
-    private func forgetPixels() {
-        pixelTask?.cancel()
-        pixelTask = nil
-        pixels = .notAsked
-        textArt = nil
     }
 }

@@ -1,3 +1,4 @@
+import Cells
 import FoundationEssentials
 
 /// Who a picture on screen is for: a slot's binding (its id and binding generation, so a slot bound anew is another
@@ -17,12 +18,16 @@ public struct ScreenPicture: Sendable, Hashable {
     /// The frame of an animation shown (0: the first, or a still picture): the same picture at the same place with
     /// another frame is sent again, nothing erased first.
     public var frame: Int
+    /// False when only part of it shows (cut by the list's bottom, or partly covered by the help or the reuse
+    /// overlay): only a picture that is text cells (kitty's placeholders) may be drawn then, and the frame clips it.
+    public var isWhole: Bool
 
-    public init(owner: PictureOwner, url: URL, footprint: PictureFootprint, frame: Int = 0) {
+    public init(owner: PictureOwner, url: URL, footprint: PictureFootprint, frame: Int = 0, isWhole: Bool = true) {
         self.owner = owner
         self.url = url
         self.footprint = footprint
         self.frame = frame
+        self.isWhole = isWhole
     }
 
     /// The same picture with its first frame: what a still picture sent for it shows.
@@ -37,3 +42,7 @@ public struct ScreenPicture: Sendable, Hashable {
         owner == other.owner && url == other.url && footprint == other.footprint
     }
 }
+
+/// The text cells that show pictures in place of their text art, by owner (kitty's Unicode placeholders): what the
+/// App's terminal pictures hand the frame (`TableController.frame(pictureCells:)`) for the frame being drawn.
+public typealias PictureCells = [PictureOwner: CellBuffer]

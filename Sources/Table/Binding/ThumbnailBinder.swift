@@ -35,8 +35,6 @@ final class ThumbnailBinder {
     /// cells of the first frame's text art, a source of frames with empty cells (the text art stays; the pane's
     /// `animationFrame` says which frame the pixels show). Nil: the frames play as text art.
     var pixelAnimation: (@MainActor (URL, CellSize) async -> (any AnimationFrameSource)?)?
-    /// Where thumbnails are shown in real pixels, once their text art is painted; nil for text art only.
-    var pixelPictures: PixelPictures?
 
     init(loader: any ThumbnailLoading, margin: Int, prefetches: Bool, counters: SlotCounters,
          changed: ChangeSignal, policy: SlotBindingPolicy = .safe,
@@ -89,42 +87,9 @@ final class ThumbnailBinder {
             // Pictures in pixels wait for the screen the scroll stops on: wake then, prefetching or not.
             if let rest = pace.restsAt(after: now) { wake(at: rest, now: now) }
         }
-        if let pixelPictures { showPixels(of: rows.map(\.0), in: pixelPictures, asking: !flying) }
         if prefetchWaitsForScreen, pool.isLoading(anyOf: rows.map(\.0)) { return }
         prefetchWaitsForScreen = false
         if prefetches { prefetch(around: visible, list: list, size: size, speed: speed, now: now) }
-    }
-
-    /// Brings the rows on screen in line with the terminal's images: a row whose image the terminal lost shows its
-    /// text art again, and a row whose text art is painted asks for its picture in pixels (not while the rows fly
-    /// past, `asking` false: the screen the scroll stops on asks, woken at rest).
-    private func showPixels(of items: [Int], in pictures: PixelPictures, asking: Bool) {
-        var shown: [ShownImage] = []
-        for item in items {
-            guard let slot = pool.slot(forItem: item) else { continue }
-            if slot.pixelGeneration != pictures.generation {
-                slot.dropPixels()
-                slot.pixelGeneration = pictures.generation
-            }
-            if case .shown(let image) = slot.pixels {
-                if pictures.holds(image) {
-                    shown.append(image)
-                    continue
-                }
-                slot.dropPixels()
-            }
-            guard asking, let art = slot.textArtAwaitingPixels, let url = slot.imageURL else { continue }
-            switch pictures.picture(of: url, grid: CellSize(columns: art.width, rows: art.height)) {
-            case .ready(let image):
-                slot.showPixels(image)
-                shown.append(image)
-            case .pending(let load):
-                slot.startPixels(load)
-            case .unavailable:
-                slot.pixelsUnavailable()
-            }
-        }
-        pictures.onScreen(shown)
     }
 
     /// Whether the rows pass faster than they can be seen now (`PrefetchWindow.isFlying`).

@@ -10,36 +10,34 @@ struct GridView: AreaView {
     /// The rows on screen, each with its cell's column and line.
     var placed: [FrameModel.Placed]
     var selection: Int
-    var pool: SlotPool
-    var theme: Theme
-    var tick: Int
-    /// Whether each cell shows the slot drawing it at its top right (while the reuse overlay is on).
-    var showsSlots = false
+    /// Draws each cell's picture, selection bar and slot tag (at its top right).
+    var cell: ItemCellDrawer
     /// The items marked to be picked together, by index in `list.items`.
     var marks: Set<Int> = []
 
     /// The column a cell's picture box starts at within the cell: after the selection's bar.
     static let pictureColumn = 1
 
+    private var theme: Theme { cell.theme }
+
     /// Draws the cells into the list area (clipped to it: the last line of cells may show in part).
     func draw(into frame: inout CellBuffer, area: ScreenArea) {
         var buffer = CellBuffer(width: area.width, height: area.height)
-        StatusRowView(list: list, theme: theme, tick: tick).drawNoMatches(into: &buffer)
-        let cell = ItemCellDrawer(pool: pool, theme: theme, tick: tick, showsSlots: showsSlots)
+        StatusRowView(list: list, theme: theme, tick: cell.tick).drawNoMatches(into: &buffer)
         for place in placed {
             if let index = list.itemIndex(forRow: place.row) {
-                drawCell(index, x: place.x, y: place.y, selected: place.row == selection, cell: cell, into: &buffer)
+                drawCell(index, x: place.x, y: place.y, selected: place.row == selection, into: &buffer)
             } else {
-                StatusRowView(list: list, theme: theme, tick: tick).draw(at: place.y, selected: place.row == selection,
-                                                                        into: &buffer)
+                StatusRowView(list: list, theme: theme, tick: cell.tick).draw(at: place.y,
+                                                                             selected: place.row == selection,
+                                                                             into: &buffer)
             }
         }
         frame.draw(buffer, x: area.x, y: area.y)
     }
 
     /// One cell: a column for the selection marker, the picture, and the caption under it.
-    private func drawCell(_ index: Int, x: Int, y: Int, selected: Bool, cell: ItemCellDrawer,
-                          into buffer: inout CellBuffer) {
+    private func drawCell(_ index: Int, x: Int, y: Int, selected: Bool, into buffer: inout CellBuffer) {
         let box = grid.picture
         let left = x + Self.pictureColumn
         cell.thumbnail(ofItem: index, box: box, x: left, y: y, into: &buffer)

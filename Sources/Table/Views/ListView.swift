@@ -10,11 +10,8 @@ struct ListView: AreaView {
     /// The rows on screen and the line each starts on.
     var placed: [FrameModel.Placed]
     var selection: Int
-    var pool: SlotPool
-    var theme: Theme
-    var tick: Int
-    /// Whether each row shows the slot drawing it at its right edge (while the reuse overlay is on).
-    var showsSlots = false
+    /// Draws each row's thumbnail, selection bar and slot tag.
+    var cell: ItemCellDrawer
     /// The items marked to be picked together, by index in `list.items`.
     var marks: Set<Int> = []
 
@@ -23,24 +20,25 @@ struct ListView: AreaView {
     /// The column a row's thumbnail box starts at: after the selection's bar and the mark.
     static let thumbnailColumn = 2
 
+    private var theme: Theme { cell.theme }
+
     /// Draws the rows into the list area (clipped to it: the last row may show in part).
     func draw(into frame: inout CellBuffer, area: ScreenArea) {
         var buffer = CellBuffer(width: area.width, height: area.height)
-        StatusRowView(list: list, theme: theme, tick: tick).drawNoMatches(into: &buffer)
-        let cell = ItemCellDrawer(pool: pool, theme: theme, tick: tick, showsSlots: showsSlots)
+        StatusRowView(list: list, theme: theme, tick: cell.tick).drawNoMatches(into: &buffer)
         for place in placed {
             if let index = list.itemIndex(forRow: place.row) {
-                drawItemRow(index, at: place.y, selected: place.row == selection, cell: cell, into: &buffer)
+                drawItemRow(index, at: place.y, selected: place.row == selection, into: &buffer)
             } else {
-                StatusRowView(list: list, theme: theme, tick: tick).draw(at: place.y, selected: place.row == selection,
-                                                                        into: &buffer)
+                StatusRowView(list: list, theme: theme, tick: cell.tick).draw(at: place.y,
+                                                                             selected: place.row == selection,
+                                                                             into: &buffer)
             }
         }
         frame.draw(buffer, x: area.x, y: area.y)
     }
 
-    private func drawItemRow(_ index: Int, at y: Int, selected: Bool, cell: ItemCellDrawer,
-                             into buffer: inout CellBuffer) {
+    private func drawItemRow(_ index: Int, at y: Int, selected: Bool, into buffer: inout CellBuffer) {
         let item = list.items[index]
         let text = layout.textLines(for: item)
         let contentHeight = layout.contentHeight(of: text)
