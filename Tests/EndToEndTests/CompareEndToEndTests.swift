@@ -53,8 +53,10 @@ struct CompareEndToEndTests {
     }
 
     @Test func aKeyStopsTheAutoplayAndQQuits() async throws {
+        // The longest script (200 runs of moves, minutes): the key must come while it still plays. With the default
+        // 14 runs a loaded machine's first capture came after the script's end, and the key stopped nothing.
         let tmux = try TmuxSession(["demo", "--compare", "--autoplay", "--seed", "3", "--latency", "0", "--jitter",
-                                    "0"], columns: 140, rows: 36)
+                                    "0", "--autoplay-length", "200"], columns: 140, rows: 36)
         defer { tmux.close() }
         try await tmux.waitFor(text: "row ")
         try tmux.send("j")
