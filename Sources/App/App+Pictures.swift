@@ -29,7 +29,11 @@ extension App {
         case .kitty, .text: return nil
         }
         guard thumbnails != nil || pane != nil else { return nil }
-        return TerminalPictures(thumbnails: thumbnails, pane: pane ?? thumbnails, cellPixels: cellPixels,
+        // The pane's picture is no text cells (the pane's view draws none): inside tmux with kitty's placeholders it
+        // stays text art, and its animation plays as text art.
+        let cellThumbnails = thumbnails is any CellPictures
+        return TerminalPictures(thumbnails: thumbnails, pane: pane ?? (cellThumbnails ? nil : thumbnails),
+                                cellPixels: cellPixels,
                                 fetch: { url, box in
             try? await pipeline.pixels(ImagePipeline.PixelRequest(url: url, box: box)).value()
         }, send: { [weak terminal] bytes in terminal?.send(bytes) })
@@ -41,7 +45,10 @@ extension App {
     {
         { [weak pictures] url, cells in
             let request = ThumbnailRequest(url: url, size: cells, options: TextArtOptions())
-            guard let source = try? await pipeline.animation(request), let pictures else { return nil }
+            // A lookup cancelled meanwhile (the pane moved on) must not end the animation that replaced it.
+            guard let source = try? await pipeline.animation(request), !Task.isCancelled, let pictures else {
+                return nil
+            }
             return pictures.paneAnimationFrames(source, url: url, cells: cells)
         }
     }

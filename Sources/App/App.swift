@@ -311,8 +311,11 @@ public final class App {
     /// over it.
     private func drawTable() {
         guard let pictures else { return terminal.draw(table.frame()) }
-        let repaint = pictures.frameWill(show: table.screenPictures, flying: table.isScrollFlying)
+        let wanted = table.screenPictures
+        let repaint = pictures.frameWill(show: wanted, flying: table.isScrollFlying)
         for lines in repaint { terminal.repaint(lines: lines) }
+        // The pane's animation ended under the help, or with the cells' old pixel size: its picture shows again.
+        if pictures.takeInterruptedAnimation(showing: wanted) { table.replayPaneAnimation() }
         terminal.draw(table.frame(pictureCells: pictures.cells))
         pictures.frameDrawn()
         table.countWrongPaints(pictures.wrongPictures)

@@ -14,7 +14,7 @@ struct KeptPictures {
     /// The encoded bytes kept.
     private(set) var bytes = 0
     private var clock: UInt64 = 0
-    /// The ids taken, and the keys they are for: pictures kept, and pictures being encoded.
+    /// The ids taken, and the keys they are for: pictures kept, pictures being encoded, and the pane's animation.
     private var keyForID: [UInt32: TerminalPictures.Key] = [:]
     private var lastID: UInt32 = 0
 
@@ -46,7 +46,8 @@ struct KeptPictures {
         return entry
     }
 
-    /// Removes every entry and frees their ids (not those of pictures being encoded); returns them.
+    /// Removes every entry and frees their ids (not those of pictures being encoded, nor the animation's); returns
+    /// them.
     mutating func removeAll() -> [Entry] {
         let all = Array(entries.values)
         for (key, entry) in entries { release(entry.picture.id, of: key) }

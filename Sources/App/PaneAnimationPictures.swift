@@ -19,6 +19,10 @@ final class PaneAnimationPictures {
     }
 
     private var playing: Playing?
+    /// Set when the animation ended while its pane may still play it: its picture no longer shown at its place (the
+    /// help or the reuse overlay over it, the pane moved) or its frames made for other cells. The pane's player then
+    /// plays it again once the picture shows (`TerminalPictures.takeInterruptedAnimation`).
+    var interrupted = false
 
     /// The id of the animation playing, if any.
     var id: UInt32? { playing?.id }
@@ -27,6 +31,7 @@ final class PaneAnimationPictures {
     func start(id: UInt32, url: URL, form: any PictureProtocol, placement: UInt32) -> [UInt8] {
         let ended = end(form: form, placement: placement)
         playing = Playing(id: id, url: url)
+        interrupted = false
         return ended
     }
 
@@ -64,6 +69,8 @@ final class PaneAnimationPictures {
         if let wanted, wanted.url == playing.url, playing.footprint.map({ $0 == wanted.footprint }) ?? true {
             return []
         }
+        // Covered or moved, the pane may show this picture again; another picture in its place plays its own.
+        interrupted = wanted.map { $0.url == playing.url } ?? true
         return end(form: form, placement: placement)
     }
 

@@ -71,7 +71,7 @@ protocol CellPictures: PictureProtocol {
 
 /// A picture encoded for the terminal at one size, kept to be sent again.
 struct EncodedPicture: Sendable {
-    /// Its id to the terminal (kitty), unique in the run.
+    /// Its id to the terminal (kitty), unique among the pictures kept (ids are freed and taken again).
     var id: UInt32
     var bytes: [UInt8]
 }

@@ -6,7 +6,6 @@ import Pipeline
 import Pixels
 import Table
 
-
 extension TerminalPictures {
     /// The frames of the pane's animated picture at `url` in pixels, for the pane's player: fitted as its still picture
     /// at `cells` (its text art's) is, encoded for the protocol; nil when no picture can be drawn at that size.
@@ -14,11 +13,9 @@ extension TerminalPictures {
         let footprint = PictureFootprint(x: 0, y: 0, columns: cells.columns, rows: cells.rows)
         guard let form = paneForm, let box = form.box(for: footprint, cell: cellPixels) else { return nil }
         // The animation's own id, in the one id space; the one before it (ended below) gives its id back.
-        if let old = animationID { kept.release(old.id, of: old.key) }
         let key = Key(url: url, box: box, grid: cells, role: .animation)
-        guard let id = kept.newID(for: key, in: thumbnailForm ?? form, tries: maxPictures + loads.count + 256) else {
-            return nil
-        }
+        guard let id = newID(for: key) else { return nil }
+        if let old = animationID { kept.release(old.id, of: old.key) }
         animationID = (id, key)
         let ended = paneAnimation.start(id: id, url: url, form: form, placement: placement(of: .pane))
         // An animation before it took the still picture's place (kitty) and has gone: the still is placed again.
@@ -39,5 +36,15 @@ extension TerminalPictures {
                                              form: form, placement: placement(of: .pane)) else { return [] }
         shown[.pane]?.picture.frame = wanted.frame
         return bytes
+    }
+}
+
+extension TerminalPictures {
+    /// Whether the pane's animation ended while its pane may still play it (`PaneAnimationPictures.interrupted`) and
+    /// `pictures` (the frame's) show the pane's picture again: then it is to be played again, and this says so once.
+    func takeInterruptedAnimation(showing pictures: [ScreenPicture]) -> Bool {
+        guard paneAnimation.interrupted, pictures.contains(where: { $0.owner == .pane }) else { return false }
+        paneAnimation.interrupted = false
+        return true
     }
 }

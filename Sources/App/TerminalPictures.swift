@@ -27,7 +27,8 @@ final class TerminalPictures {
     /// or its animation's frames).
     enum Role: Hashable { case thumbnail, pane, animation }
 
-    /// A picture at a pixel size over a grid of cells, for one role: what one encoding is for.
+    /// A picture at a pixel size over a grid of cells, for one role: what one encoding is for (or, for the pane's
+    /// animation, what its id is taken for).
     struct Key: Hashable {
         var url: URL
         var box: PixelSize
@@ -219,6 +220,8 @@ final class TerminalPictures {
     /// The cells changed size in pixels: every picture is fetched and encoded again for the new size.
     func cellPixelsChanged(to size: CellPixelSize) {
         guard size != cellPixels else { return }
+        // The pane's animation, made for the old cells, ends with the screen: its pane plays it again (`replay`).
+        if paneAnimation.id != nil { paneAnimation.interrupted = true }
         leaveScreen()
         cancel()
         cellPixels = size
@@ -257,6 +260,17 @@ final class TerminalPictures {
 
     // MARK: Encodings
 
+    func form(for role: Role) -> (any PictureProtocol)? {
+        role == .thumbnail ? thumbnailForm : paneForm
+    }
+
+    /// A fresh id for `key`'s picture in the one id space (in the range the thumbnails' form carries, which kitty's
+    /// placeholders narrow to their colours).
+    func newID(for key: Key) -> UInt32? {
+        guard let form = thumbnailForm ?? paneForm else { return nil }
+        return kept.newID(for: key, in: form, tries: maxPictures + loads.count + 256)
+    }
+
     func form(for owner: PictureOwner) -> (any PictureProtocol)? {
         owner == .pane ? paneForm : thumbnailForm
     }
@@ -278,9 +292,7 @@ final class TerminalPictures {
     }
 
     func load(_ key: Key, footprint: PictureFootprint) {
-        guard loads[key] == nil, let form = key.role == .pane ? paneForm : thumbnailForm,
-              let id = kept.newID(for: key, in: thumbnailForm ?? form, tries: maxPictures + loads.count + 256)
-        else { return }
+        guard loads[key] == nil, let form = form(for: key.role), let id = newID(for: key) else { return }
         let fetch = self.fetch
         loads[key] = Task { [weak self] in
             let bitmap = await fetch(key.url, key.box)

@@ -168,6 +168,40 @@ struct PaneAnimationPixelsEndToEndTests {
         #expect(await terminal.exitStatus() == 0)
     }
 
+    /// The help over a playing pane takes its picture off the screen, and with it the animation's frames: when the
+    /// help closes, the animation plays again at the pane's place (it froze on its first frame for good before).
+    @Test(arguments: ["sixel", "kitty 0.26.5"])
+    func theAnimationPlaysAgainWhenTheHelpOverItCloses(_ name: String) async throws {
+        let persona: PtyTerminal.Persona = name == "sixel" ? .sixel : .kittyDirect
+        let kitty = persona.speaksKitty
+        let folder = try Self.barFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let terminal = try Self.browse(folder, as: persona)
+        defer { kill(terminal.pid, SIGKILL) }
+        #expect(await terminal.wait { $0.text.contains("bar.gif") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: kitty)
+            .map(\.picture)).count >= 3 }, "the animation plays")
+        let places = Set(Self.frames(in: terminal.snapshot.output, from: beforePane, kitty: kitty)
+            .map { [$0.row, $0.column] })
+
+        terminal.type("?")
+        #expect(await terminal.wait { $0.text.contains("show or hide this help") }, "the help")
+        #expect(await Self.framesStop(terminal, kitty: kitty), "no frame under the help")
+        let beforeClose = terminal.snapshot.output.count
+        terminal.type("?")
+        #expect(await terminal.wait { snapshot in
+            let again = Self.frames(in: snapshot.output, from: beforeClose, kitty: kitty)
+            return Set(again.map(\.picture)).count >= 3
+        }, "three distinct frames again once the help closed")
+        let again = Self.frames(in: terminal.snapshot.output, from: beforeClose, kitty: kitty)
+        #expect(kitty || Set(again.map { [$0.row, $0.column] }) == places, "at the pane's place: \(again)")
+        terminal.type("q")
+        terminal.type("q")
+        #expect(await terminal.exitStatus() == 0)
+    }
+
     /// A resize that leaves the pane's picture less room than the GIF's 96x64 pixels: the frames go on, smaller, at
     /// the picture's new place, and no frame of the old size follows them.
     @Test func aResizeWhilePlayingGoesOnWithFramesOfTheNewSize() async throws {
