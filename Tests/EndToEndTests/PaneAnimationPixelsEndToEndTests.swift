@@ -48,6 +48,19 @@ struct PaneAnimationPixelsEndToEndTests {
                         persona: persona)
     }
 
+    /// Browses `folder` on `persona`, opens the pane on its GIF and waits for `distinct` distinct frames there; returns
+    /// the terminal (the caller kills it) and where its output stood at Enter.
+    static func playing(_ folder: URL, as persona: PtyTerminal.Persona, distinct: Int = 3,
+                        pixels: (width: Int, height: Int)? = nil) async throws -> (PtyTerminal, Int) {
+        let terminal = try browse(folder, as: persona, pixels: pixels)
+        #expect(await terminal.wait { $0.text.contains("bar.gif") })
+        let beforePane = terminal.snapshot.output.count
+        terminal.type("\r")
+        #expect(await terminal.wait { Set(frames(in: $0.output, from: beforePane, kitty: persona.speaksKitty)
+            .map(\.picture)).count >= distinct }, "the animation plays")
+        return (terminal, beforePane)
+    }
+
     /// Kitty frame data (`a=f`) or frame changes (`a=a`) from `offset`.
     static func kittyAnimationCommands(in bytes: [UInt8], from offset: Int) -> Int {
         let text = String(decoding: bytes[offset...], as: UTF8.self)
@@ -137,13 +150,8 @@ struct PaneAnimationPixelsEndToEndTests {
     @Test func afterCtrlZAndFgTheKittyAnimationPlaysAgain() async throws {
         let folder = try Self.barFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let terminal = try Self.browse(folder, as: .kittyDirect)
+        let (terminal, beforePane) = try await Self.playing(folder, as: .kittyDirect, distinct: 2)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("bar.gif") })
-        let beforePane = terminal.snapshot.output.count
-        terminal.type("\r")
-        #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: true)
-            .map(\.picture)).count >= 2 }, "the animation plays")
         let first = try #require(Self.frames(in: terminal.snapshot.output, from: beforePane, kitty: true).first).row
 
         let beforeStop = terminal.snapshot.output.count
@@ -176,13 +184,8 @@ struct PaneAnimationPixelsEndToEndTests {
         let kitty = persona.speaksKitty
         let folder = try Self.barFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let terminal = try Self.browse(folder, as: persona)
+        let (terminal, beforePane) = try await Self.playing(folder, as: persona)
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("bar.gif") })
-        let beforePane = terminal.snapshot.output.count
-        terminal.type("\r")
-        #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: kitty)
-            .map(\.picture)).count >= 3 }, "the animation plays")
         let places = Set(Self.frames(in: terminal.snapshot.output, from: beforePane, kitty: kitty)
             .map { [$0.row, $0.column] })
 
@@ -207,13 +210,8 @@ struct PaneAnimationPixelsEndToEndTests {
     @Test func aResizeWhilePlayingGoesOnWithFramesOfTheNewSize() async throws {
         let folder = try Self.barFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let terminal = try Self.browse(folder, as: .sixel, pixels: (600, 390))
+        let (terminal, _) = try await Self.playing(folder, as: .sixel, pixels: (600, 390))
         defer { kill(terminal.pid, SIGKILL) }
-        #expect(await terminal.wait { $0.text.contains("bar.gif") })
-        let beforePane = terminal.snapshot.output.count
-        terminal.type("\r")
-        #expect(await terminal.wait { Set(Self.frames(in: $0.output, from: beforePane, kitty: false)
-            .map(\.picture)).count >= 3 }, "the animation plays")
 
         // 40x12 cells of 6x13: the pane's picture goes on top, 3 rows high, 39 pixels.
         let beforeResize = terminal.snapshot.output.count

@@ -199,12 +199,16 @@ struct SignalEndToEndTests {
         try await tmux.waitFor(text: " 1 / 20")
         let pid = try #require(try tmux.programPID())
         kill(pid, SIGSTOP)
-        // kill returns before every thread has stopped: a frame being written could land after the scribble.
-        try await tmux.waitFor("every thread of the program stopped") { _ in self.allThreadsStopped(pid) }
+        // kill returns before every thread has stopped: a frame being written could land after the scribble. The
+        // program may stop in the middle of a frame, which then never ends while it is stopped: the waits until
+        // SIGCONT take the screen as it is (whole frames only, a census run stopped mid-frame timed out on both).
+        try await tmux.waitFor("every thread of the program stopped", wholeFrames: false) { _ in
+            self.allThreadsStopped(pid)
+        }
         // Something else writes over the stopped program's screen, as a shell's job report would.
         let (written, _) = try TmuxSession.run(["sh", "-c", "printf '\\033[2J\\033[HSCRIBBLE' > \(try tmux.pane("pane_tty"))"])
         #expect(written == 0)
-        try await tmux.waitFor(text: "SCRIBBLE")
+        try await tmux.waitFor("\"SCRIBBLE\"", wholeFrames: false) { $0.contains { $0.contains("SCRIBBLE") } }
         kill(pid, SIGCONT)
         try await tmux.waitFor("the whole screen again") { lines in
             lines[0].contains(" 1 / 20") && !lines.joined().contains("SCRIBBLE")

@@ -124,13 +124,15 @@ final class TmuxSession {
     /// Waits until the screen satisfies `condition` (the screen is read every 20 ms: tmux has no way to say it
     /// changed); returns the screen, or records an issue with what there was instead (`report`). The deadline is a
     /// safety net, not a speed limit (`EndToEnd.deadline`). A program that has ended stops the wait at once.
+    /// `wholeFrames: false` takes the screen as it is, whole frame or not: for a program stopped from outside, which
+    /// may have stopped in the middle of a frame and so never end it.
     @discardableResult
-    func waitFor(_ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    func waitFor(_ what: String, wholeFrames: Bool = true, sourceLocation: SourceLocation = #_sourceLocation,
                  _ condition: ([String]) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + EndToEnd.deadline
         var last: [String] = []
         while ContinuousClock.now < deadline {
-            guard let whole = try wholeFrame() else {
+            guard let whole = try wholeFrames ? wholeFrame() : screen() else {
                 try await Task.sleep(for: .milliseconds(20))
                 continue
             }
