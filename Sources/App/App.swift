@@ -103,8 +103,9 @@ public final class App {
         pictures?.onChange = { [weak self] in self?.setNeedsFrame() }
         terminal.startEvents { [weak self] events in self?.handle(events) }
         for table in tables { table.start() }
-        firstPageDeadline = .now() + .milliseconds(50)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+        let deadline = DispatchTime.now() + .milliseconds(50)
+        firstPageDeadline = deadline
+        DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
             MainActor.assumeIsolated { if self?.firstPageDeadline != nil { self?.drawFrame() } }
         }
         drawFrame()
