@@ -40,7 +40,7 @@ public final class Printer {
     /// Whether the locale's characters are UTF-8, as `Terminal` decides for the table; also what the table's text
     /// escaping (`TerminalText`) goes by. Without it, thumbnails and text are drawn in ASCII.
     public static func setUpLocale() -> Bool {
-        setlocale(LC_ALL, "")
+        setlocale(LC_CTYPE, "")
         let codeset = String(cString: nl_langinfo(Int32(CODESET)))
         let unicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
         TerminalText.unicodeAvailable = unicode

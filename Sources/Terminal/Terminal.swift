@@ -75,7 +75,10 @@ public final class Terminal {
     ///   - graphics: the image protocol asked for; detection runs here, before curses takes the screen.
     public init(on choice: TerminalDevice.Choice = .automatic, colors request: ColorRequest = .terminal,
                 graphics: GraphicsRequest = .text) throws(SetupError) {
-        setlocale(LC_ALL, "")
+        // The characters' locale only (what ncursesw and the width of each character go by): LC_ALL loaded 12
+        // locale files at every start, and the others would turn the system's error texts in our English messages
+        // into the user's language.
+        setlocale(LC_CTYPE, "")
         let codeset = String(cString: nl_langinfo(Int32(CODESET)))
         unicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
         TerminalText.unicodeAvailable = unicode

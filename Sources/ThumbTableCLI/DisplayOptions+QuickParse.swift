@@ -34,10 +34,11 @@ struct DisplayParts {
         positional: QuickOption<Command>? = nil, setDisplay: (inout Command, DisplayOptions) -> Void
     ) -> Command? {
         var parts = WithCommand(command: command)
-        let options = own.map { ($0.name, $0.option.within(\WithCommand<Command>.command)) }
-            + quickOptions.map { ($0.name, $0.option.within(\WithCommand<Command>.display)) }
-        guard QuickParser.read(arguments, into: &parts, options: options,
-                               positional: positional?.within(\WithCommand<Command>.command)),
+        let inCommand: (inout WithCommand<Command>, (inout Command) -> Void) -> Void = { $1(&$0.command) }
+        let inDisplay: (inout WithCommand<Command>, (inout DisplayParts) -> Void) -> Void = { $1(&$0.display) }
+        let options = own.map { ($0.name, $0.option.within(inCommand)) }
+            + quickOptions.map { ($0.name, $0.option.within(inDisplay)) }
+        guard QuickParser.read(arguments, into: &parts, options: options, positional: positional?.within(inCommand)),
               let display = parts.display.validated else { return nil }
         var command = parts.command
         setDisplay(&command, display)
@@ -53,10 +54,10 @@ struct DisplayParts {
 
     /// Every option of the display options and their groups by its long name, with its declared default.
     static var quickOptions: [(name: String, option: QuickOption<DisplayParts>)] {
-        displayOptions.map { ($0.name, $0.option.within(\DisplayParts.display)) }
-            + printOptions.map { ($0.name, $0.option.within(\DisplayParts.printing)) }
-            + pickOptions.map { ($0.name, $0.option.within(\DisplayParts.picking)) }
-            + saveAndFilterOptions.map { ($0.name, $0.option.within(\DisplayParts.saveAndFilter)) }
+        displayOptions.map { ($0.name, $0.option.within { $1(&$0.display) }) }
+            + printOptions.map { ($0.name, $0.option.within { $1(&$0.printing) }) }
+            + pickOptions.map { ($0.name, $0.option.within { $1(&$0.picking) }) }
+            + saveAndFilterOptions.map { ($0.name, $0.option.within { $1(&$0.saveAndFilter) }) }
     }
 
     private static var displayOptions: [(name: String, option: QuickOption<DisplayOptions>)] {
