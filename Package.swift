@@ -163,8 +163,8 @@ let package = Package(
 // runtime then demangles it and finds each conformance its requirements need (`URL: Hashable`) by scanning all 4,500
 // conformance records of the binary, about 120,000 instructions a lookup. A one-shot `pick` made 98 such requests:
 // 4.4 M of its 16.4 M instructions. With this flag our code calls the metadata accessors directly, with the witness
-// tables it already knows: 14.7 M, for a binary 0.16 MB larger. ArgumentParser's own requests stay (a package's
-// settings reach only its own targets; given to every target on the command line, 11.3 M, but no faster timed).
+// tables it already knows: 11.7 M, for a binary 0.16 MB larger. ArgumentParser's own requests stay (a package's
+// settings reach only its own targets; given to every target on the command line, 11.3 M, and no faster timed).
 // Figures: docs/benchmarks.md.
 let directMetadata: SwiftSetting = .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
 let cTargets: Set = ["CCurl", "CHeif", "CJxl", "CAvif"]
