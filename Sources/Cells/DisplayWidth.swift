@@ -45,6 +45,20 @@ extension Unicode.Scalar {
 extension String {
     /// The number of terminal columns the string takes once made visible.
     public var displayWidth: Int {
-        TerminalText.visible(self).reduce(0) { $0 + $1.displayWidth }
+        if let width = printableASCIIWidth { return width }
+        return TerminalText.visible(self).reduce(0) { $0 + $1.displayWidth }
+    }
+
+    /// The string's length when every byte is printable ASCII (space to tilde), else nil: then each byte is one
+    /// character one column wide, with nothing to make visible. Most titles and paths are; reading the bytes costs
+    /// a few instructions each, where a `Character` is found by grapheme breaking (a frame of ten rows spent 0.4 M
+    /// instructions measuring and cutting their text).
+    var printableASCIIWidth: Int? {
+        var count = 0
+        for byte in utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return nil }
+            count += 1
+        }
+        return count
     }
 }

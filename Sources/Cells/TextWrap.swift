@@ -54,9 +54,14 @@ public enum TextWrap {
     /// The text cut to `width` columns, ending with an ellipsis when cut.
     public static func truncate(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
+        let ellipsis: Character = TerminalText.unicodeAvailable ? "…" : "~"
+        if let length = text.printableASCIIWidth {
+            // A column a byte, and already visible.
+            guard length > width else { return text }
+            return String(decoding: text.utf8.prefix(width - 1), as: UTF8.self) + String(ellipsis)
+        }
         let visible = TerminalText.visible(text)
         if visible.displayWidth <= width { return visible }
-        let ellipsis: Character = TerminalText.unicodeAvailable ? "…" : "~"
         var out = ""
         var used = 0
         for character in visible {

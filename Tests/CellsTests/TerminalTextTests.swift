@@ -28,6 +28,23 @@ import Testing
         #expect("☕".displayWidth == 2)
     }
 
+    /// Printable ASCII is measured and cut by its bytes, everything else by its characters: both the same way.
+    @Test func truncationCutsToColumnsWithAnEllipsis() {
+        #expect(TextWrap.truncate("abcdef", width: 6) == "abcdef")
+        #expect(TextWrap.truncate("abcdef", width: 9) == "abcdef")
+        #expect(TextWrap.truncate("abcdef", width: 5) == "abcd…")
+        #expect(TextWrap.truncate("abcdef", width: 1) == "…")
+        #expect(TextWrap.truncate("abcdef", width: 0) == "")
+        #expect(TextWrap.truncate("", width: 3) == "")
+        // Not printable ASCII: made visible first, then cut by columns.
+        #expect(TextWrap.truncate("ab\u{1B}cd", width: 4) == "ab^…")
+        #expect(TextWrap.truncate("宇宙飛行", width: 5) == "宇宙…")
+        #expect(TextWrap.truncate("a宇宙", width: 3) == "a…")
+        #expect(TextWrap.truncate("Café au lait", width: 6) == "Café …")
+        #expect("a\u{07}b".displayWidth == 4)
+        #expect("~ok ".displayWidth == 4)
+    }
+
     @Test func wrappingCountsColumnsNotCharacters() {
         let lines = TextWrap.lines("宇宙 飛行士 rocket launch", width: 8)
         #expect(lines == ["宇宙", "飛行士", "rocket", "launch"])
