@@ -158,20 +158,6 @@ let package = Package(
     ]
 )
 
-// MARK: Type metadata without the runtime's lookups (issue 27: a one-shot pick)
-// By default the compiler asks for a generic type's metadata by its mangled name (`Dictionary<URL, Int>`), and the
-// runtime then demangles it and finds each conformance its requirements need (`URL: Hashable`) by scanning all 4,500
-// conformance records of the binary, about 120,000 instructions a lookup. A one-shot `pick` made 98 such requests:
-// 4.4 M of its 16.4 M instructions. With this flag our code calls the metadata accessors directly, with the witness
-// tables it already knows: 11.7 M, for a binary 0.16 MB larger. ArgumentParser's own requests stay (a package's
-// settings reach only its own targets; given to every target on the command line, 11.3 M, and no faster timed).
-// Figures: docs/benchmarks.md.
-let directMetadata: SwiftSetting = .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
-let cTargets: Set = ["CCurl", "CHeif", "CJxl", "CAvif"]
-for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [directMetadata]
-}
-
 // MARK: Fuzzing
 // libFuzzer targets, built only by scripts/fuzz (which sets THUMBTABLE_FUZZ=1 and builds with `--sanitize fuzzer` in
 // .build-fuzz): the normal build and `swift build --build-tests` never see them, because they need libFuzzer's main.
@@ -179,4 +165,18 @@ if Context.environment["THUMBTABLE_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "thumbtable-fuzz", dependencies: [
         "Cells", "Codecs", "Pixels", "Items", "ItemSources",
     ], path: "Fuzz/Sources/thumbtable-fuzz"))
+}
+
+// MARK: Type metadata without the runtime's lookups (issue 27: a one-shot pick)
+// By default the compiler asks for a generic type's metadata by its mangled name (`Dictionary<URL, Int>`): the
+// runtime demangles it and finds each conformance its requirements need (`URL: Hashable`) by scanning all 4,500
+// conformance records of the binary, about 120,000 instructions a scan. A one-shot `pick` made 98 such requests, 34
+// of which scanned: 4.7 M of its 16.4 M instructions, demangling included. With this flag our code calls the
+// metadata accessors directly, with the witness tables it already knows (0.34 M left, most of it ArgumentParser's: a
+// package's settings reach only its own targets), for a binary 0.16 MB larger. Last, so that the fuzz target gets it.
+// The C targets are named: a new one goes in `cTargets`. Figures: docs/benchmarks.md.
+let directMetadata: SwiftSetting = .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+let cTargets: Set = ["CCurl", "CHeif", "CJxl", "CAvif"]
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [directMetadata]
 }

@@ -51,8 +51,8 @@ extension String {
 
     /// The string's length when every byte is printable ASCII (space to tilde), else nil: then each byte is one
     /// character one column wide, with nothing to make visible. Most titles and paths are; reading the bytes costs
-    /// a few instructions each, where a `Character` is found by grapheme breaking (a frame of ten rows spent 0.4 M
-    /// instructions measuring and cutting their text).
+    /// a few instructions each, where a `Character` is found by grapheme breaking (a one-shot pick of ten paths spent
+    /// 0.9 M of its 11.7 M instructions measuring and cutting its text).
     var printableASCIIWidth: Int? {
         var count = 0
         for byte in utf8 {
