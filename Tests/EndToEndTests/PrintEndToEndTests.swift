@@ -88,6 +88,22 @@ struct PrintEndToEndTests {
         }
     }
 
+    /// Only the characters' locale is read (`LC_CTYPE`): a locale that is not installed for another category (here
+    /// the time's) leaves the print in Unicode. `setlocale(LC_ALL, "")` failed whole on it, and the print came out in
+    /// ASCII (`>` for the selection, `.` between the header's parts).
+    @Test func aMissingLocaleForAnotherCategoryLeavesThePrintInUnicode() async throws {
+        try await withFolder(of: ["chelsea.png"]) { folder in
+            let run = try await PipedRun.run(["browse", folder.path, "--print", "--print-size", "80x20",
+                                              "--no-disk-cache"],
+                                             environment: ["LC_ALL": "", "LC_CTYPE": "", "LANG": "C.UTF-8",
+                                                           "LC_TIME": "xx_XX.UTF-8"])
+            expectScreen(run, columns: 80, rows: 20)
+            let lines = Self.visibleLines(run.stdoutText)
+            #expect(lines[0].contains("ThumbTable · Folder"), "\(lines[0])")
+            #expect(lines[1].hasPrefix("▌ "), "\(lines[1])")
+        }
+    }
+
     @Test func noColorPrintsPlainTextAndAColourGivenWinsOverIt() async throws {
         try await withFolder(of: ["chelsea.png", "coins.png"]) { folder in
             let plain = try await PipedRun.run(["browse", folder.path, "--print", "--print-size", "80x20",
