@@ -104,6 +104,25 @@ struct PrintEndToEndTests {
         }
     }
 
+    /// Text too long for its place is cut with an ellipsis: `…` in a UTF-8 locale, `~` in an ASCII one (the header's
+    /// folder name and the row's "Image from" line, plain ASCII both: measured and cut by their bytes).
+    @Test(arguments: [("C.UTF-8", "…"), ("C", "~")])
+    func textTooLongIsCutWithTheLocalesEllipsis(locale: String, ellipsis: String) async throws {
+        try await withFolder(of: []) { root in
+            let folder = root.appendingPathComponent("a-rather-long-folder-name-for-the-subtitle-line")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: SharedPhotos.directory!.appendingPathComponent("chelsea.png"),
+                                            to: folder.appendingPathComponent("cat.png"))
+            let run = try await PipedRun.run(["browse", folder.path, "--print", "--print-size", "50x12",
+                                              "--no-disk-cache"], environment: ["LC_ALL": locale, "LANG": locale])
+            expectScreen(run, columns: 50, rows: 12)
+            let lines = Self.visibleLines(run.stdoutText)
+            #expect(lines[0].contains("\(ellipsis) 1/1"), "the header's folder name cut: \(lines[0])")
+            let from = try #require(lines.first { $0.contains("Image from") }, "\(lines)")
+            #expect(from.trimmingCharacters(in: .whitespaces).hasSuffix(ellipsis), "\(from)")
+        }
+    }
+
     @Test func noColorPrintsPlainTextAndAColourGivenWinsOverIt() async throws {
         try await withFolder(of: ["chelsea.png", "coins.png"]) { folder in
             let plain = try await PipedRun.run(["browse", folder.path, "--print", "--print-size", "80x20",
