@@ -72,22 +72,38 @@ struct XtermSixelPtyEndToEndTests {
                                        persona: .sixel)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("1 / ") })
+        // The first screen's thumbnails first, and the pane's picture told from them by its footprint: a row's
+        // picture arriving after the Enter passed for the pane's once (a clean-clone CI run: three "pane" pictures,
+        // all 12x5, the rows').
+        #expect(await terminal.wait { $0.inlineImages.count >= 4 }, "the first screen's thumbnails")
+        let footprint: @Sendable (PtyTerminal.InlineImage) -> [String?] = {
+            [$0.arguments["width"], $0.arguments["height"]]
+        }
+        let thumbnails = Set(terminal.snapshot.inlineImages.map(footprint))
         let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
         let head = "\u{1B}]1337;File=inline=1;"
-        let sent = await terminal.wait { snapshot in
-            guard let start = KittyEndToEndTests.firstOffset(of: head, in: snapshot.output, from: beforePane) else {
-                return false
-            }
-            return snapshot.output[start...].contains(0x07)
+        let isPane: @Sendable (PtyTerminal.InlineImage) -> Bool = { image in
+            image.offset > beforePane && !thumbnails.contains(footprint(image))
         }
-        #expect(sent, "the pane's picture arrives as an iTerm2 inline image")
+        #expect(await terminal.wait { $0.inlineImages.contains(where: isPane) },
+                "the pane's picture arrives as an iTerm2 inline image")
+        let paneImage = try #require(terminal.snapshot.inlineImages.first(where: isPane))
+        // Its bytes: the inline image after the Enter with the pane's footprint.
         let output = terminal.snapshot.output
-        let start = try #require(KittyEndToEndTests.firstOffset(of: head, in: output, from: beforePane))
-        let end = try #require(output[start...].firstIndex(of: 0x07))
-        let text = String(decoding: output[start..<end], as: UTF8.self)
-        let (arguments, payload) = try #require(text.split(separator: ":", maxSplits: 1).map(String.init)
-            .splitPair())
+        var found: (arguments: String, payload: String)?
+        var from = beforePane
+        while found == nil, let start = KittyEndToEndTests.firstOffset(of: head, in: output, from: from),
+              let end = output[start...].firstIndex(of: 0x07) {
+            let text = String(decoding: output[start..<end], as: UTF8.self)
+            if let (arguments, payload) = text.split(separator: ":", maxSplits: 1).map(String.init).splitPair(),
+               arguments.contains("width=\(paneImage.arguments["width"] ?? "");"),
+               arguments.contains("height=\(paneImage.arguments["height"] ?? "");") {
+                found = (arguments, payload)
+            }
+            from = end
+        }
+        let (arguments, payload) = try #require(found, "the pane's inline image in the output")
         let file = try #require(Data(base64Encoded: payload))
         #expect(arguments.contains("size=\(file.count);"))
         #expect(Array(file.prefix(3)) == [0xFF, 0xD8, 0xFF], "a JPEG")
