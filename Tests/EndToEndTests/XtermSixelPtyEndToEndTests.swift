@@ -30,12 +30,24 @@ struct XtermSixelPtyEndToEndTests {
                                        persona: .sixel)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("1 / ") })
+        // The first screen's thumbnails first, and the pane's picture told from them by its size: a row's picture
+        // arriving after the Enter would pass for the pane's (as it did in the iTerm2 test below).
+        #expect(await terminal.wait { Self.sixels(in: $0.output).count >= 4 }, "the first screen's thumbnails")
+        let thumbnails = try Self.sixels(in: terminal.snapshot.output).map { try SixelDecoder.decode($0.bytes) }
+        let thumbnailWidth = thumbnails.map(\.declaredWidth).max() ?? 0
+        let thumbnailHeight = thumbnails.map(\.declaredHeight).max() ?? 0
         let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
-        let sent = await terminal.wait { !Self.sixels(in: $0.output, from: beforePane).isEmpty }
+        let paneSixels: @Sendable ([UInt8]) -> [(offset: Int, bytes: [UInt8])] = { output in
+            Self.sixels(in: output, from: beforePane).filter { sixel in
+                guard let picture = try? SixelDecoder.decode(sixel.bytes) else { return false }
+                return picture.declaredWidth > thumbnailWidth || picture.declaredHeight > thumbnailHeight
+            }
+        }
+        let sent = await terminal.wait { !paneSixels($0.output).isEmpty }
         #expect(sent, "the pane's picture arrives as a sixel")
         let output = terminal.snapshot.output
-        let sixel = try #require(Self.sixels(in: output, from: beforePane).first)
+        let sixel = try #require(paneSixels(output).first)
         let picture = try SixelDecoder.decode(sixel.bytes)
         // The pane at 100x30 gives the picture a box of up to 50 columns by 26 rows; in 6x13-pixel cells that is
         // 300x338 pixels, and the picture fills one side of its text art's footprint.
