@@ -80,14 +80,22 @@ struct TerminalPersonaEndToEndTests {
                                        columns: 100, rows: 30, persona: .iterm2)
         defer { kill(terminal.pid, SIGKILL) }
         #expect(await terminal.wait { $0.text.contains("1 / ") })
-        // The list's thumbnails are inline images too: once the list has settled (its pictures sent), the pane's is
-        // the first after Enter. (Without the wait a thumbnail sent just before Enter was read came first.)
-        await PixelThumbnailsPtyEndToEndTests.settle(terminal)
+        // The list's thumbnails are inline images too: the pane's is the first after Enter of a footprint none of
+        // them has. (A thumbnail sent just before Enter was read came first once; so did a late one in a sibling
+        // test, `XtermSixelPtyEndToEndTests`, after a wait for its screen's thumbnails.)
+        #expect(await terminal.wait { $0.inlineImages.count >= 4 }, "the first screen's thumbnails")
+        let footprint: @Sendable (PtyTerminal.InlineImage) -> [String?] = {
+            [$0.arguments["width"], $0.arguments["height"]]
+        }
+        let thumbnails = Set(terminal.snapshot.inlineImages.map(footprint))
         let beforePane = terminal.snapshot.output.count
         terminal.type("\r")
-        #expect(await terminal.wait { $0.inlineImages.contains { $0.offset > beforePane } },
+        let isPane: @Sendable (PtyTerminal.InlineImage) -> Bool = { image in
+            image.offset > beforePane && !thumbnails.contains(footprint(image))
+        }
+        #expect(await terminal.wait { $0.inlineImages.contains(where: isPane) },
                 "the pane's picture as an iTerm2 image")
-        let image = try #require(terminal.snapshot.inlineImages.first { $0.offset > beforePane })
+        let image = try #require(terminal.snapshot.inlineImages.first(where: isPane))
         #expect(image.arguments["inline"] == "1" && (image.payloadBytes ?? 0) > 100)
         #expect(Int(image.arguments["width"] ?? "") ?? 0 > 12, "\(image.arguments)")
         terminal.type("q")
