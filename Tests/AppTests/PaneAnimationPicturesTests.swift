@@ -36,12 +36,17 @@ import Testing
     }
 
     /// One frame drawn: the lines to repaint, and what was written during it.
+    /// What was written to the terminal after the first `start` writes, as text.
+    func written(since start: Int) -> String {
+        record.writes[start...].map { String(decoding: $0, as: UTF8.self) }.joined()
+    }
+
     func frame(_ pictures: TerminalPictures, _ wanted: [ScreenPicture]) -> (lines: [Range<Int>], sent: String) {
         let before = record.writes.count
         let lines = pictures.frameWill(show: wanted, flying: false)
         pictures.frameDrawn()
         #expect(pictures.wrongPictures == 0)
-        return (lines, record.writes[before...].map { String(decoding: $0, as: UTF8.self) }.joined())
+        return (lines, written(since: before))
     }
 
     /// Runs `body` with the pipeline's animation of `bar` at its URL, served over 127.0.0.1.
@@ -103,12 +108,12 @@ import Testing
 
             var uploads = record.writes.count
             _ = try await frames.nextFrame()
-            let root = record.writes[uploads...].map { String(decoding: $0, as: UTF8.self) }.joined()
+            let root = written(since: uploads)
             let id = try #require(root.firstMatch(of: /\e_Ga=t,.*i=(\d+),/)?.1, "the first frame uploaded as the image")
             #expect(id != stillID)
             uploads = record.writes.count
             _ = try await frames.nextFrame()
-            let added = record.writes[uploads...].map { String(decoding: $0, as: UTF8.self) }.joined()
+            let added = written(since: uploads)
             #expect(added.hasPrefix("\u{1B}_Ga=f,i=\(id),"), "the second added as a frame, as soon as read")
 
             let shown = frame(pictures, [pane(url, frame: 1)]).sent
@@ -120,7 +125,7 @@ import Testing
             for number in 2...5 {
                 uploads = record.writes.count
                 _ = try await frames.nextFrame()
-                let data = record.writes[uploads...].map { String(decoding: $0, as: UTF8.self) }.joined()
+                let data = written(since: uploads)
                 #expect(data.contains("a=f") == (number < 4), "frame \(number): \(data.prefix(20))")
                 let sent = frame(pictures, [pane(url, frame: number)]).sent
                 #expect(sent == "\u{1B}_Ga=a,i=\(id),s=1,c=\(number % 4 + 1),q=2\u{1B}\\", "frame \(number)")
@@ -147,7 +152,7 @@ import Testing
             // Played again (Ctrl-Z and fg, a font change): the first animation's image goes, the still comes back.
             let before = record.writes.count
             let again = try #require(pictures.paneAnimationFrames(source, url: url, cells: cells))
-            #expect(String(decoding: record.writes[before...].joined(), as: UTF8.self).contains("a=d,d=I,"))
+            #expect(written(since: before).contains("a=d,d=I,"))
             #expect(frame(pictures, [pane(url, frame: 0)]).sent.contains("a=p,i=\(stillID),p=65535"),
                     "the still picture placed again")
             for _ in 0..<2 { _ = try await again.nextFrame() }
